@@ -1,0 +1,38 @@
+//===- GraphBase.td - The graph dialect and its shared pieces -*- tablegen -*-===//
+//
+// The `graph` dialect models deep-learning computation graphs: tensors in,
+// tensors out, every compute op pure (save the random ones) and foldable.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHBASE_TD
+#define GRAPH_DIALECT_GRAPH_IR_GRAPHBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Graph_Dialect : Dialect {
+  let name = "graph";
+  let cppNamespace = "::mlir::graph";
+  let summary = "Deep-learning computation graphs on static f32 tensors";
+  let description = [{
+    Operators of an inference graph (convolution, normalization, activations,
+    pooling, linear algebra and shape manipulation) on statically shaped
+    `f32` tensors in NCHW layout, plus `graph.fused`, a region that groups an
+    anchor op and its epilogue into one kernel. Every compute op has a fold
+    hook that evaluates it when all operands are constants.
+  }];
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+// The random number generator state that `graph.random_uniform` and training
+// `graph.dropout` read and advance. Ops that touch it are never folded, erased
+// or fused.
+def Graph_RNGResource : Resource<"::mlir::graph::RNGResource">;
+
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic, traits>;
+
+#endif // GRAPH_DIALECT_GRAPH_IR_GRAPHBASE_TD

@@ -1,0 +1,34 @@
+//===- GraphOps.h - Operations of the graph dialect -------------*- C++ -*-===//
+//
+// Declares the ops of the `graph` dialect, generated from GraphOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace graph {
+
+/// The random number generator state read and advanced by
+/// `graph.random_uniform` and training `graph.dropout`.
+struct RNGResource : public SideEffects::Resource::Base<RNGResource> {
+  StringRef getName() final { return "graph.rng"; }
+};
+
+} // namespace graph
+} // namespace mlir
+
+#define GET_OP_CLASSES
+#include "graph/Dialect/Graph/IR/GraphOps.h.inc"
+
+#endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_H

@@ -1,0 +1,367 @@
+//===- GraphOps.td - Operations of the graph dialect -------*- tablegen -*-===//
+//
+// The op set of ../shared/SPEC.md, section 2. Operand types are checked by
+// each op's verifier rather than by ODS constraints, so that a rejected type
+// is reported with the operand's name ("operand 'weight' ...").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
+#define GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
+
+include "graph/Dialect/Graph/IR/GraphBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Op classes
+//===----------------------------------------------------------------------===//
+
+// A compute op: pure, folded when its operands are constants, verified.
+class Graph_ComputeOp<string mnemonic, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat([Pure], traits)> {
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+// y = f(x), elementwise, same type in and out.
+class Graph_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Graph_ComputeOp<mnemonic,
+                      !listconcat([AllTypesMatch<["x", "output"]>], traits)> {
+  let arguments = (ins AnyTensor:$x);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+// z = lhs (op) rhs, elementwise with NumPy broadcasting.
+class Graph_BinaryOp<string mnemonic, string expr>
+    : Graph_ComputeOp<mnemonic> {
+  let summary = "elementwise " # expr # " with NumPy broadcasting";
+  let description = [{
+    Computes `}] # expr # [{` element by element. The operand shapes are
+    broadcast as in NumPy: dimensions are aligned from the right, and each
+    pair must be equal or contain a 1. The result has the broadcast shape.
+  }];
+  let arguments = (ins AnyTensor:$lhs, AnyTensor:$rhs);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// graph.constant
+//===----------------------------------------------------------------------===//
+
+def Graph_ConstantOp : Graph_Op<"constant", [
+    ConstantLike, Pure,
+    AllTypesMatch<["value", "output"]>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a compile-time tensor";
+  let description = [{
+    A tensor known at compile time, dense or as a `dense_resource` blob. It is
+    what folding produces (the dialect's `materializeConstant` creates it).
+
+    ```mlir
+    %c = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyStaticShapeTensor:$output);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and normalization
+//===----------------------------------------------------------------------===//
+
+def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
+  let summary = "2-D convolution, NCHW input and FCHW weight";
+  let description = [{
+    `output[n, f, oh, ow] = bias[f] + sum over c, kh, kw of
+    input[n, g*C/groups + c, oh*sh - top + kh*dh, ow*sw - left + kw*dw] *
+    weight[f, c, kh, kw]`, with `g` the group of `f` and zero outside the
+    input. The output is N x F x OH x OW with
+    `OH = floor((H + top + bottom - dh*(KH-1) - 1) / sh) + 1`, likewise OW.
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
+                   Optional<AnyTensor>:$bias,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Graph_BatchNormOp : Graph_ComputeOp<"batch_norm"> {
+  let summary = "inference-mode batch normalization over dimension 1";
+  let description = [{
+    `output = (input - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] +
+    bias[c]`, evaluated in that order in f32, with `c` the index along
+    dimension 1. Every parameter is a 1-D tensor of size C.
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$scale, AnyTensor:$bias,
+                   AnyTensor:$mean, AnyTensor:$variance,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+def Graph_ReluOp : Graph_UnaryOp<"relu"> {
+  let summary = "max(x, 0); NaN stays NaN";
+}
+
+def Graph_ClipOp : Graph_ComputeOp<"clip",
+                                   [AllTypesMatch<["x", "output"]>]> {
+  let summary = "min(max(x, min), max); NaN stays NaN";
+  let description = [{
+    Clamps every element into `[min, max]`. ReLU6 is `min = 0`, `max = 6`.
+  }];
+  let arguments = (ins AnyTensor:$x, F32Attr:$min, F32Attr:$max);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid"> {
+  let summary = "1 / (1 + exp(-x))";
+}
+
+def Graph_TanhOp : Graph_UnaryOp<"tanh"> {
+  let summary = "hyperbolic tangent";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+def Graph_AddOp : Graph_BinaryOp<"add", "lhs + rhs">;
+def Graph_SubOp : Graph_BinaryOp<"sub", "lhs - rhs">;
+def Graph_MulOp : Graph_BinaryOp<"mul", "lhs * rhs">;
+def Graph_DivOp : Graph_BinaryOp<"div", "lhs / rhs">;
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Graph_MatMulOp : Graph_ComputeOp<"matmul"> {
+  let summary = "matrix product of an M x K and a K x N matrix";
+  let arguments = (ins AnyTensor:$a, AnyTensor:$b);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$a `,` $b attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GemmOp : Graph_ComputeOp<"gemm"> {
+  let summary = "alpha * a' * b' + beta * c, as ONNX Gemm";
+  let description = [{
+    `a'` is `a` transposed when `trans_a` is set, likewise `b'`; `a'` is
+    M x K and `b'` K x N. The optional `c` is broadcast to M x N.
+  }];
+  let arguments = (ins AnyTensor:$a, AnyTensor:$b, Optional<AnyTensor>:$c,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$beta,
+                   UnitAttr:$trans_a, UnitAttr:$trans_b);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+def Graph_MaxPool2DOp : Graph_ComputeOp<"max_pool2d"> {
+  let summary = "2-D max pooling over NCHW; padded cells never win";
+  let description = [{
+    `OH = floor((H + top + bottom - kh) / sh) + 1`, likewise OW. Padding is
+    `[top, left, bottom, right]` and must be smaller than the kernel, so every
+    window holds at least one real cell.
+  }];
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$kernel,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_AvgPool2DOp : Graph_ComputeOp<"avg_pool2d"> {
+  let summary = "2-D average pooling over NCHW";
+  let description = [{
+    Sizes as `graph.max_pool2d`. The mean is taken over the window's real
+    cells, or over the whole window (padded zeros included) with
+    `count_include_pad`.
+  }];
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$kernel,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                   UnitAttr:$count_include_pad);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GlobalAvgPoolOp : Graph_ComputeOp<"global_avg_pool"> {
+  let summary = "mean over H and W: N x C x H x W to N x C x 1 x 1";
+  let arguments = (ins AnyTensor:$x);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Graph_ReshapeOp : Graph_ComputeOp<"reshape"> {
+  let summary = "same elements in row-major order, new static shape";
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$shape);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_FlattenOp : Graph_ComputeOp<"flatten"> {
+  let summary = "to 2-D: [prod(dims before axis), prod(dims from axis)]";
+  let description = [{
+    `axis` may be negative (counted from the end) and ranges over
+    `[-rank, rank]`.
+  }];
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TransposeOp : Graph_ComputeOp<"transpose"> {
+  let summary = "permutes dimensions: output dim i is input dim perm[i]";
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$perm);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
+  let summary = "joins one or more tensors along `axis`";
+  let description = [{
+    `axis` may be negative (counted from the end). All inputs have the same
+    rank and agree on every other dimension.
+  }];
+  let arguments = (ins Variadic<AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SoftmaxOp : Graph_ComputeOp<"softmax",
+                                      [AllTypesMatch<["x", "output"]>]> {
+  let summary = "softmax along `axis`, with the maximum subtracted first";
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+//===----------------------------------------------------------------------===//
+// Random ops
+//===----------------------------------------------------------------------===//
+
+def Graph_DropoutOp : Graph_Op<"dropout", [
+    AllTypesMatch<["x", "output"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "identity in inference; random zeroing with `training`";
+  let description = [{
+    Without `training` this is the identity: it has no side effect and its
+    fold returns `x`. With `training` each element is zeroed with probability
+    `ratio` and the rest scaled by `1 / (1 - ratio)`; the op then reads and
+    advances the random number generator, so it is never folded, erased or
+    fused.
+  }];
+  let arguments = (ins AnyTensor:$x,
+                   DefaultValuedAttr<F32Attr, "0.5f">:$ratio,
+                   UnitAttr:$training);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Graph_RandomUniformOp : Graph_Op<"random_uniform", [
+    MemoryEffects<[MemRead<Graph_RNGResource>,
+                   MemWrite<Graph_RNGResource>]>]> {
+  let summary = "a tensor of uniform random values in [low, high)";
+  let description = [{
+    Draws from the random number generator, seeded by `seed`; it is never
+    folded, erased or fused.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$shape,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$low,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$high,
+                   DefaultValuedAttr<I64Attr, "0">:$seed);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+def Graph_FusedOp : Graph_Op<"fused", [
+    IsolatedFromAbove, RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "a group of ops compiled as one kernel";
+  let description = [{
+    The body computes the group from its block arguments, which stand for the
+    operands one for one, and yields the results. `kind` names the group: the
+    mnemonics of its ops joined by `_`, e.g. `"conv2d_batch_norm_relu"`. The
+    op is pure exactly when its body is.
+
+    ```mlir
+    %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x3x8x8xf32>,
+        tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+    ^bb0(%a: tensor<1x3x8x8xf32>, %b: tensor<4x3x3x3xf32>):
+      %1 = graph.conv2d %a, %b : (...) -> tensor<1x4x6x6xf32>
+      %2 = graph.relu %1 : tensor<1x4x6x6xf32>
+      graph.yield %2 : tensor<1x4x6x6xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs, StrAttr:$kind);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// The terminator of the body.
+    YieldOp getYield();
+  }];
+}
+
+def Graph_YieldOp : Graph_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"FusedOp">]> {
+  let summary = "returns the results of a `graph.fused` body";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+#endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD

@@ -1,0 +1,51 @@
+//===- Passes.h - Graph-level optimization passes ---------------*- C++ -*-===//
+//
+// The graph optimization passes and the `graph-optimize` pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_TRANSFORMS_PASSES_H
+#define GRAPH_TRANSFORMS_PASSES_H
+
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace graph {
+
+#define GEN_PASS_DECL
+#include "graph/Transforms/Passes.h.inc"
+
+/// Options of the `graph-optimize` pipeline.
+struct GraphOptimizeOptions
+    : public PassPipelineOptions<GraphOptimizeOptions> {
+  PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("0: nothing; 1: fold and DCE; 2: also fuse, without "
+                     "folding batch_norm into weights; 3: all"),
+      llvm::cl::init(3)};
+};
+
+/// Adds fold -> fuse -> DCE to `pm` as `opt-level` asks. Fails on an
+/// opt-level outside 0..3.
+LogicalResult buildGraphOptimizePipeline(OpPassManager &pm,
+                                         const GraphOptimizeOptions &options);
+
+/// Registers `graph-optimize`.
+void registerGraphOptimizePipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "graph/Transforms/Passes.h.inc"
+
+/// Registers every graph pass and pipeline.
+inline void registerAllGraphPasses() {
+  registerGraphPasses();
+  registerGraphOptimizePipeline();
+}
+
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_TRANSFORMS_PASSES_H

@@ -1,0 +1,32 @@
+//===- GraphPlugin.cpp - Dialect and pass plugin for mlir-opt ---*- C++ -*-===//
+//
+// Lets the stock mlir-opt load the graph dialect and its passes:
+//   mlir-opt --load-dialect-plugin=GraphPlugin.so \
+//            --load-pass-plugin=GraphPlugin.so \
+//            --pass-pipeline='builtin.module(graph-optimize)'
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Compiler.h"
+
+using namespace mlir;
+
+extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo
+mlirGetDialectPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "Graph", LLVM_VERSION_STRING,
+          [](DialectRegistry *registry) {
+            registry->insert<graph::GraphDialect>();
+          }};
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "GraphPasses", LLVM_VERSION_STRING,
+          []() { graph::registerAllGraphPasses(); }};
+}

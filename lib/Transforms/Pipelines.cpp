@@ -1,0 +1,53 @@
+//===- Pipelines.cpp - The graph-optimize pipeline --------------*- C++ -*-===//
+//
+// fold -> fuse -> DCE, the order of TVM Relay's FoldConstant, FuseOps and
+// EliminateDeadCode: folding first hands fusion a smaller, cleaner graph, and
+// DCE last sweeps up what the first two left behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::graph;
+
+LogicalResult
+mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
+                                        const GraphOptimizeOptions &options) {
+  int64_t level = options.optLevel;
+  if (level < 0 || level > 3)
+    return failure();
+  if (level == 0)
+    return success();
+  pm.addPass(createGraphFoldConstants());
+  if (level >= 2) {
+    GraphFuseOptions fuseOptions;
+    fuseOptions.foldBatchNorm = level >= 3;
+    pm.addPass(createGraphFuse(fuseOptions));
+  }
+  pm.addPass(createGraphEliminateDeadCode());
+  return success();
+}
+
+void mlir::graph::registerGraphOptimizePipeline() {
+  registerPassPipeline(
+      "graph-optimize",
+      "Constant folding, then operator fusion, then dead code elimination",
+      [](OpPassManager &pm, StringRef optionsString,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GraphOptimizeOptions options;
+        if (failed(options.parseFromString(optionsString)))
+          return failure();
+        if (failed(buildGraphOptimizePipeline(pm, options)))
+          return errorHandler("graph-optimize: opt-level must be 0, 1, 2 or "
+                              "3, got " +
+                              Twine(int64_t(options.optLevel)));
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(GraphOptimizeOptions());
+      });
+}
