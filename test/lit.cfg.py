@@ -19,10 +19,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%graph_libs", config.graph_libs_dir))
 config.substitutions.append(("%graph_src", config.graph_src_root))
+config.substitutions.append(("%graph_obj", config.graph_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
-config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%build_generator", config.cmake_generator))
 # Debian's Python packages (numpy, onnx) are seen only by this interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 
