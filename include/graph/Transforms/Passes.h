@@ -19,8 +19,7 @@ namespace graph {
 #include "graph/Transforms/Passes.h.inc"
 
 /// Options of the `graph-optimize` pipeline.
-struct GraphOptimizeOptions
-    : public PassPipelineOptions<GraphOptimizeOptions> {
+struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
   PassOptions::Option<int64_t> optLevel{
       *this, "opt-level",
       llvm::cl::desc("0: nothing; 1: fold and DCE; 2: also fuse, without "

@@ -1,4 +1,5 @@
-//===- downstream-optimize.cpp - A user of the installed package -*- C++ -*-===//
+//===- downstream-optimize.cpp - A user of the installed package -*- C++
+//-*-===//
 //
 // Parses a graph model, runs graph-optimize through the C++ API and prints it.
 //
