@@ -1,32 +1,649 @@
 //===- GraphFolds.cpp - Fold hooks of the graph ops -------------*- C++ -*-===//
+//
+// Every compute op evaluates itself when all its operands are constants,
+// through the float kernels of ReferenceKernels.h. Splat operands of
+// elementwise ops give a splat result computed once, never expanded. The
+// identity folds are exactly the IEEE-exact, shape-preserving ones of the
+// spec: x * 1, 1 * x, x / 1, x - (+0), x + (-0), (-0) + x and inference
+// dropout.
+//
+// The hooks do not rely on the verifier: any operand or attribute that does
+// not fit the result type makes them decline to fold.
+//
+//===----------------------------------------------------------------------===//
 
+#include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::graph;
+namespace ref = mlir::graph::reference;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The result type when it is a static f32 tensor, the only kind we fold to.
+static RankedTensorType getFoldableType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
+    return {};
+  return tensor;
+}
+
+/// Whether `attr` is a splat f32 constant with exactly the bits of `value`
+/// (so that -0.0 and +0.0 are told apart).
+static bool isSplatOf(Attribute attr, float value) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
+  if (!dense || !dense.isSplat() || !dense.getElementType().isF32())
+    return false;
+  return llvm::bit_cast<uint32_t>(dense.getSplatValue<float>()) ==
+         llvm::bit_cast<uint32_t>(value);
+}
+
+/// Normalizes a possibly negative axis into [0, rank + extra).
+static std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank,
+                                            int64_t extra = 0) {
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank + extra)
+    return std::nullopt;
+  return axis;
+}
+
+/// y = fn(x) elementwise; a splat stays a splat.
+static OpFoldResult foldUnary(Attribute operand, Type resultType,
+                              function_ref<float(float)> fn) {
+  RankedTensorType type = getFoldableType(resultType);
+  std::optional<ConstantTensor> x = readConstantTensor(operand);
+  if (!type || !x || x->getShape() != type.getShape())
+    return {};
+  if (x->isSplat)
+    return makeSplatTensor(type, fn(x->splatValue));
+  SmallVector<float> out(x->values.size());
+  for (auto [dst, src] : llvm::zip_equal(out, x->values))
+    dst = fn(src);
+  return makeConstantTensor(type, out);
+}
+
+/// lhs (kind) rhs with NumPy broadcasting; two splats give a splat.
+static OpFoldResult foldBinary(ref::BinaryKind kind, Attribute lhsAttr,
+                               Attribute rhsAttr, Type resultType) {
+  RankedTensorType type = getFoldableType(resultType);
+  if (!type)
+    return {};
+  std::optional<ConstantTensor> lhs = readConstantTensor(lhsAttr);
+  if (!lhs)
+    return {};
+  std::optional<ConstantTensor> rhs = readConstantTensor(rhsAttr);
+  if (!rhs)
+    return {};
+  std::optional<SmallVector<int64_t>> shape =
+      ref::broadcastShapes(lhs->getShape(), rhs->getShape());
+  if (!shape || ArrayRef<int64_t>(*shape) != type.getShape())
+    return {};
+  if (lhs->isSplat && rhs->isSplat)
+    return makeSplatTensor(type,
+                           ref::binary(kind, lhs->splatValue, rhs->splatValue));
+  SmallVector<float> lhsValues = lhs->expand(), rhsValues = rhs->expand();
+  SmallVector<float> out(type.getNumElements());
+  ref::broadcastBinary(kind, lhsValues, lhs->getShape(), rhsValues,
+                       rhs->getShape(), type.getShape(), out);
+  return makeConstantTensor(type, out);
+}
+
+/// The same elements under a new static shape, without copying: a dense
+/// constant is reshaped (a splat stays a splat), a dense_resource keeps its
+/// blob.
+static OpFoldResult foldReshapeLike(Attribute operand, Type resultType) {
+  RankedTensorType type = getFoldableType(resultType);
+  if (!type || !readConstantTensor(operand))
+    return {};
+  auto source = cast<ShapedType>(cast<TypedAttr>(operand).getType());
+  if (source.getNumElements() != type.getNumElements())
+    return {};
+  if (auto dense = dyn_cast<DenseElementsAttr>(operand))
+    return dense.reshape(type);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(operand))
+    return DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// graph.constant
+//===----------------------------------------------------------------------===//
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
-OpFoldResult Conv2DOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult BatchNormOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult ReluOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult ClipOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult SigmoidOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult TanhOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult AddOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult SubOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult MulOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult DivOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult MatMulOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult GemmOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult MaxPool2DOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult AvgPool2DOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult GlobalAvgPoolOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult ReshapeOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult FlattenOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult TransposeOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult ConcatOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult SoftmaxOp::fold(FoldAdaptor) { return {}; }
-OpFoldResult DropoutOp::fold(FoldAdaptor) { return {}; }
-LogicalResult FusedOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &) {
-  return failure();
+
+//===----------------------------------------------------------------------===//
+// Convolution and normalization
+//===----------------------------------------------------------------------===//
+
+OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> input = readConstantTensor(adaptor.getInput());
+  std::optional<ConstantTensor> weight =
+      readConstantTensor(adaptor.getWeight());
+  if (!type || !input || !weight)
+    return {};
+  std::optional<ConstantTensor> bias;
+  if (getBias()) {
+    bias = readConstantTensor(adaptor.getBias());
+    if (!bias)
+      return {};
+  }
+
+  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
+                    dilations = getDilations();
+  ArrayRef<int64_t> inShape = input->getShape(), wShape = weight->getShape();
+  int64_t groups = static_cast<int64_t>(getGroups());
+  if (inShape.size() != 4 || wShape.size() != 4 || strides.size() != 2 ||
+      padding.size() != 4 || dilations.size() != 2 || groups < 1 ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }) ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return {};
+  ref::Conv2DParams p;
+  p.n = inShape[0];
+  p.c = inShape[1];
+  p.h = inShape[2];
+  p.w = inShape[3];
+  p.f = wShape[0];
+  p.kh = wShape[2];
+  p.kw = wShape[3];
+  p.strideH = strides[0];
+  p.strideW = strides[1];
+  p.padTop = padding[0];
+  p.padLeft = padding[1];
+  p.dilationH = dilations[0];
+  p.dilationW = dilations[1];
+  p.groups = groups;
+  if (p.c % groups != 0 || p.f % groups != 0 || wShape[1] != p.c / groups)
+    return {};
+  if (bias && bias->getShape() != ArrayRef<int64_t>{p.f})
+    return {};
+  p.oh = ref::windowOutputSize(p.h, padding[0], padding[2], p.kh, p.strideH,
+                               p.dilationH);
+  p.ow = ref::windowOutputSize(p.w, padding[1], padding[3], p.kw, p.strideW,
+                               p.dilationW);
+  if (type.getShape() != ArrayRef<int64_t>{p.n, p.f, p.oh, p.ow})
+    return {};
+
+  // Without padding every window sees the same splat values: one sum.
+  bool noPadding = llvm::all_of(padding, [](int64_t v) { return v == 0; });
+  if (input->isSplat && weight->isSplat && (!bias || bias->isSplat) &&
+      noPadding) {
+    float acc = 0.0f;
+    for (int64_t i = 0, e = (p.c / groups) * p.kh * p.kw; i < e; ++i) {
+      float prod = input->splatValue * weight->splatValue;
+      acc = acc + prod;
+    }
+    if (bias)
+      acc = acc + bias->splatValue;
+    return makeSplatTensor(type, acc);
+  }
+
+  SmallVector<float> out(type.getNumElements());
+  SmallVector<float> biasValues;
+  if (bias)
+    biasValues = bias->expand();
+  ref::conv2d(input->expand(), weight->expand(), biasValues, p, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getInput());
+  if (!type || !x || x->getShape() != type.getShape() || type.getRank() < 2)
+    return {};
+  int64_t channels = type.getDimSize(1);
+  SmallVector<ConstantTensor, 4> params;
+  for (Attribute attr : {adaptor.getScale(), adaptor.getBias(),
+                         adaptor.getMean(), adaptor.getVariance()}) {
+    std::optional<ConstantTensor> param = readConstantTensor(attr);
+    if (!param || param->getShape() != ArrayRef<int64_t>{channels})
+      return {};
+    params.push_back(std::move(*param));
+  }
+  float eps = getEpsilon().convertToFloat();
+
+  if (x->isSplat &&
+      llvm::all_of(params, [](const ConstantTensor &t) { return t.isSplat; }))
+    return makeSplatTensor(
+        type, ref::batchNorm(x->splatValue, params[0].splatValue,
+                             params[1].splatValue, params[2].splatValue,
+                             params[3].splatValue, eps));
+
+  SmallVector<float> out(type.getNumElements());
+  ref::batchNorm(x->expand(), type.getShape(), params[0].expand(),
+                 params[1].expand(), params[2].expand(), params[3].expand(),
+                 eps, out);
+  return makeConstantTensor(type, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), ref::relu);
+}
+
+OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
+  float lo = getMin().convertToFloat(), hi = getMax().convertToFloat();
+  return foldUnary(adaptor.getX(), getType(),
+                   [&](float x) { return ref::clip(x, lo, hi); });
+}
+
+OpFoldResult SigmoidOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), ref::sigmoid);
+}
+
+OpFoldResult TanhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), ref::tanhF);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+// An identity fold must keep the shape: `x * 1` where 1 broadcasts x to a
+// larger shape is not the identity.
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  // x + (-0) is x for every x, -0 included; x + (+0) is not (-0 + +0 = +0).
+  if (isSplatOf(adaptor.getRhs(), -0.0f) && getType() == getLhs().getType())
+    return getLhs();
+  if (isSplatOf(adaptor.getLhs(), -0.0f) && getType() == getRhs().getType())
+    return getRhs();
+  return foldBinary(ref::BinaryKind::Add, adaptor.getLhs(), adaptor.getRhs(),
+                    getType());
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  // x - (+0) is x for every x; x - (-0) is not (-0 - -0 = +0).
+  if (isSplatOf(adaptor.getRhs(), 0.0f) && getType() == getLhs().getType())
+    return getLhs();
+  return foldBinary(ref::BinaryKind::Sub, adaptor.getLhs(), adaptor.getRhs(),
+                    getType());
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  // x * 1 is exact; x * 0 is not 0 (NaN * 0, -x * 0), so it is not folded.
+  if (isSplatOf(adaptor.getRhs(), 1.0f) && getType() == getLhs().getType())
+    return getLhs();
+  if (isSplatOf(adaptor.getLhs(), 1.0f) && getType() == getRhs().getType())
+    return getRhs();
+  return foldBinary(ref::BinaryKind::Mul, adaptor.getLhs(), adaptor.getRhs(),
+                    getType());
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0f) && getType() == getLhs().getType())
+    return getLhs();
+  return foldBinary(ref::BinaryKind::Div, adaptor.getLhs(), adaptor.getRhs(),
+                    getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+OpFoldResult MatMulOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> a = readConstantTensor(adaptor.getA());
+  std::optional<ConstantTensor> b = readConstantTensor(adaptor.getB());
+  if (!type || !a || !b || a->getShape().size() != 2 ||
+      b->getShape().size() != 2)
+    return {};
+  int64_t m = a->getShape()[0], k = a->getShape()[1], n = b->getShape()[1];
+  if (b->getShape()[0] != k || type.getShape() != ArrayRef<int64_t>{m, n})
+    return {};
+  if (a->isSplat && b->isSplat) {
+    float acc = 0.0f;
+    for (int64_t i = 0; i < k; ++i) {
+      float prod = a->splatValue * b->splatValue;
+      acc = acc + prod;
+    }
+    return makeSplatTensor(type, acc);
+  }
+  SmallVector<float> out(type.getNumElements());
+  ref::matmul(a->expand(), b->expand(), m, k, n, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult GemmOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> a = readConstantTensor(adaptor.getA());
+  std::optional<ConstantTensor> b = readConstantTensor(adaptor.getB());
+  if (!type || !a || !b || a->getShape().size() != 2 ||
+      b->getShape().size() != 2)
+    return {};
+  std::optional<ConstantTensor> c;
+  if (getC()) {
+    c = readConstantTensor(adaptor.getC());
+    if (!c)
+      return {};
+  }
+  bool transA = getTransA(), transB = getTransB();
+  int64_t m = a->getShape()[transA ? 1 : 0];
+  int64_t k = a->getShape()[transA ? 0 : 1];
+  int64_t kb = b->getShape()[transB ? 1 : 0];
+  int64_t n = b->getShape()[transB ? 0 : 1];
+  int64_t outShape[] = {m, n};
+  if (k != kb || type.getShape() != ArrayRef<int64_t>(outShape) ||
+      (c && !ref::broadcastsTo(c->getShape(), outShape)))
+    return {};
+  float alpha = getAlpha().convertToFloat();
+  float beta = getBeta().convertToFloat();
+
+  if (a->isSplat && b->isSplat && (!c || c->isSplat)) {
+    float acc = 0.0f;
+    for (int64_t i = 0; i < k; ++i) {
+      float prod = a->splatValue * b->splatValue;
+      acc = acc + prod;
+    }
+    float result = alpha * acc;
+    if (c) {
+      float scaled = beta * c->splatValue;
+      result = result + scaled;
+    }
+    return makeSplatTensor(type, result);
+  }
+
+  SmallVector<float> out(type.getNumElements());
+  SmallVector<float> cValues;
+  if (c)
+    cValues = c->expand();
+  ref::gemm(a->expand(), b->expand(),
+            c ? std::optional<ArrayRef<float>>(cValues) : std::nullopt,
+            c ? c->getShape() : ArrayRef<int64_t>(), m, k, n, transA, transB,
+            alpha, beta, out);
+  return makeConstantTensor(type, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// Reads the pooling parameters and checks them against the result type.
+static std::optional<ref::Pool2DParams>
+getPoolParams(const ConstantTensor &x, RankedTensorType type,
+              ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+              ArrayRef<int64_t> padding) {
+  ArrayRef<int64_t> shape = x.getShape();
+  if (shape.size() != 4 || kernel.size() != 2 || strides.size() != 2 ||
+      padding.size() != 4 ||
+      llvm::any_of(kernel, [](int64_t k) { return k < 1; }) ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return std::nullopt;
+  ref::Pool2DParams p;
+  p.n = shape[0];
+  p.c = shape[1];
+  p.h = shape[2];
+  p.w = shape[3];
+  p.kh = kernel[0];
+  p.kw = kernel[1];
+  p.strideH = strides[0];
+  p.strideW = strides[1];
+  p.padTop = padding[0];
+  p.padLeft = padding[1];
+  p.oh = ref::windowOutputSize(p.h, padding[0], padding[2], p.kh, p.strideH,
+                               /*dilation=*/1);
+  p.ow = ref::windowOutputSize(p.w, padding[1], padding[3], p.kw, p.strideW,
+                               /*dilation=*/1);
+  if (type.getShape() != ArrayRef<int64_t>{p.n, p.c, p.oh, p.ow})
+    return std::nullopt;
+  return p;
+}
+
+OpFoldResult MaxPool2DOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
+  if (!type || !x)
+    return {};
+  std::optional<ref::Pool2DParams> p =
+      getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
+  if (!p)
+    return {};
+  // Padding smaller than the kernel leaves a real cell in every window, and
+  // the maximum of copies of one value is that value.
+  ArrayRef<int64_t> padding = getPadding();
+  if (x->isSplat && padding[0] < p->kh && padding[2] < p->kh &&
+      padding[1] < p->kw && padding[3] < p->kw)
+    return makeSplatTensor(type, x->splatValue);
+  SmallVector<float> out(type.getNumElements());
+  ref::maxPool2D(x->expand(), *p, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult AvgPool2DOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
+  if (!type || !x)
+    return {};
+  std::optional<ref::Pool2DParams> p =
+      getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
+  if (!p)
+    return {};
+  p->countIncludePad = getCountIncludePad();
+  // Without padding every window averages the same kh * kw values.
+  if (x->isSplat &&
+      llvm::all_of(getPadding(), [](int64_t v) { return v == 0; })) {
+    float acc = 0.0f;
+    for (int64_t i = 0, e = p->kh * p->kw; i < e; ++i)
+      acc = acc + x->splatValue;
+    return makeSplatTensor(type, acc / static_cast<float>(p->kh * p->kw));
+  }
+  SmallVector<float> out(type.getNumElements());
+  ref::avgPool2D(x->expand(), *p, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult GlobalAvgPoolOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
+  if (!type || !x || x->getShape().size() != 4)
+    return {};
+  ArrayRef<int64_t> shape = x->getShape();
+  if (type.getShape() != ArrayRef<int64_t>{shape[0], shape[1], 1, 1})
+    return {};
+  int64_t spatial = shape[2] * shape[3];
+  if (x->isSplat) {
+    float acc = 0.0f;
+    for (int64_t i = 0; i < spatial; ++i)
+      acc = acc + x->splatValue;
+    return makeSplatTensor(type, acc / static_cast<float>(spatial));
+  }
+  SmallVector<float> out(type.getNumElements());
+  ref::globalAvgPool(x->values, shape[0] * shape[1], spatial, out);
+  return makeConstantTensor(type, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return foldReshapeLike(adaptor.getX(), getType());
+}
+
+OpFoldResult FlattenOp::fold(FoldAdaptor adaptor) {
+  return foldReshapeLike(adaptor.getX(), getType());
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
+  if (!type || !x)
+    return {};
+  ArrayRef<int64_t> perm = getPerm(), shape = x->getShape();
+  if (perm.size() != shape.size())
+    return {};
+  SmallVector<int64_t> outShape;
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t d : perm) {
+    if (d < 0 || d >= static_cast<int64_t>(perm.size()) || seen[d])
+      return {};
+    seen[d] = true;
+    outShape.push_back(shape[d]);
+  }
+  if (type.getShape() != ArrayRef<int64_t>(outShape))
+    return {};
+  if (x->isSplat)
+    return makeSplatTensor(type, x->splatValue);
+  SmallVector<float> out(type.getNumElements());
+  ref::transpose(x->values, shape, perm, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  if (!type || adaptor.getInputs().empty())
+    return {};
+  SmallVector<ConstantTensor> inputs;
+  for (Attribute attr : adaptor.getInputs()) {
+    std::optional<ConstantTensor> input = readConstantTensor(attr);
+    if (!input)
+      return {};
+    inputs.push_back(std::move(*input));
+  }
+  int64_t rank = type.getRank();
+  std::optional<int64_t> axis =
+      normalizeAxis(static_cast<int64_t>(getAxis()), rank);
+  if (!axis)
+    return {};
+  int64_t joined = 0;
+  for (const ConstantTensor &input : inputs) {
+    ArrayRef<int64_t> shape = input.getShape();
+    if (static_cast<int64_t>(shape.size()) != rank)
+      return {};
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis && shape[d] != type.getDimSize(d))
+        return {};
+    joined += shape[*axis];
+  }
+  if (joined != type.getDimSize(*axis))
+    return {};
+
+  // Splats of one bit pattern join into that splat.
+  const ConstantTensor &first = inputs.front();
+  if (llvm::all_of(inputs, [&](const ConstantTensor &t) {
+        return t.isSplat && llvm::bit_cast<uint32_t>(t.splatValue) ==
+                                llvm::bit_cast<uint32_t>(first.splatValue);
+      }))
+    return makeSplatTensor(type, first.splatValue);
+
+  SmallVector<SmallVector<float>> values;
+  SmallVector<ArrayRef<float>> data;
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (const ConstantTensor &input : inputs) {
+    values.push_back(input.expand());
+    shapes.push_back(llvm::to_vector(input.getShape()));
+  }
+  for (const SmallVector<float> &v : values)
+    data.push_back(v);
+  SmallVector<float> out(type.getNumElements());
+  ref::concat(data, shapes, *axis, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult SoftmaxOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
+  if (!type || !x || x->getShape() != type.getShape() || type.getRank() < 1)
+    return {};
+  std::optional<int64_t> axis =
+      normalizeAxis(static_cast<int64_t>(getAxis()), type.getRank());
+  if (!axis)
+    return {};
+  int64_t len = type.getDimSize(*axis);
+  // Every row of a splat is the same row: evaluate one.
+  if (x->isSplat && len > 0) {
+    SmallVector<float> row(len, x->splatValue), out(len);
+    int64_t rowShape[] = {len};
+    ref::softmax(row, rowShape, 0, out);
+    return makeSplatTensor(type, out.front());
+  }
+  SmallVector<float> out(type.getNumElements());
+  ref::softmax(x->expand(), type.getShape(), *axis, out);
+  return makeConstantTensor(type, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Random ops
+//===----------------------------------------------------------------------===//
+
+OpFoldResult DropoutOp::fold(FoldAdaptor) {
+  // Training dropout draws random numbers: it is never folded.
+  if (getTraining() || getType() != getX().getType())
+    return {};
+  return getX();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.fused
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  if (!isMemoryEffectFree(getOperation()))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != adaptor.getInputs().size())
+    return failure();
+
+  // Evaluate the body op by op through the ops' own fold hooks.
+  llvm::DenseMap<Value, Attribute> known;
+  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs())) {
+    if (!attr)
+      return failure();
+    known[arg] = attr;
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return failure();
+    SmallVector<Attribute> operands;
+    for (Value operand : op.getOperands()) {
+      Attribute attr = known.lookup(operand);
+      if (!attr)
+        return failure();
+      operands.push_back(attr);
+    }
+    SmallVector<OpFoldResult> folded;
+    if (failed(op.fold(operands, folded)) ||
+        folded.size() != op.getNumResults())
+      return failure();
+    for (auto [result, foldResult] : llvm::zip(op.getResults(), folded)) {
+      Attribute attr = dyn_cast<Attribute>(foldResult);
+      if (!attr)
+        attr = known.lookup(cast<Value>(foldResult));
+      auto typed = dyn_cast_if_present<TypedAttr>(attr);
+      if (!typed || typed.getType() != result.getType())
+        return failure();
+      known[result] = attr;
+    }
+  }
+
+  SmallVector<OpFoldResult> values;
+  for (auto [yielded, result] :
+       llvm::zip(getYield().getValues(), getResults())) {
+    auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(yielded));
+    if (!typed || typed.getType() != result.getType())
+      return failure();
+    values.push_back(typed);
+  }
+  if (values.size() != getNumResults())
+    return failure();
+  results.append(values.begin(), values.end());
+  return success();
 }

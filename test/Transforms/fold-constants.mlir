@@ -1,0 +1,206 @@
+// RUN: graph-opt %s --graph-fold-constants | FileCheck %s
+// Running the pass twice gives the same IR as running it once.
+// RUN: graph-opt %s --graph-fold-constants --graph-fold-constants | FileCheck %s
+// RUN: graph-opt %s --pass-pipeline='builtin.module(func.func(graph-fold-constants))' | FileCheck %s
+
+// Expected values: Inputs/fold_constants_expected.py (NumPy) or by hand.
+
+// A chain of constant ops folds to one constant: relu(2 * [3, -4] + 3).
+// CHECK-LABEL: func.func @constant_chain
+// CHECK-NEXT: %[[C:.+]] = graph.constant dense<[9.000000e+00, 0.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]] : tensor<2xf32>
+func.func @constant_chain() -> tensor<2xf32> {
+  %c1 = graph.constant dense<2.0> : tensor<2xf32>
+  %b = graph.constant dense<[3.0, -4.0]> : tensor<2xf32>
+  %c2 = graph.constant dense<3.0> : tensor<2xf32>
+  %0 = graph.mul %c1, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = graph.add %0, %c2 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %2 = graph.relu %1 : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+
+// Splats stay splats all along the chain: tanh(2 * 3 - 6.5) = tanh(-0.5).
+// CHECK-LABEL: func.func @splat_chain
+// CHECK-NEXT: %[[C:.+]] = graph.constant dense<{{-0.462117[0-9]*|-4.621172e-01}}> : tensor<64x64xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @splat_chain() -> tensor<64x64xf32> {
+  %a = graph.constant dense<2.0> : tensor<64x64xf32>
+  %b = graph.constant dense<3.0> : tensor<64xf32>
+  %c = graph.constant dense<6.5> : tensor<64x64xf32>
+  %0 = graph.mul %a, %b : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %1 = graph.sub %0, %c : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %2 = graph.tanh %1 : tensor<64x64xf32>
+  return %2 : tensor<64x64xf32>
+}
+
+// Splat elementwise ops: sigmoid(0) = 0.5, relu(-0) = +0, clip, division.
+// CHECK-LABEL: func.func @splat_elementwise
+// CHECK-DAG: %[[S:.+]] = graph.constant dense<5.000000e-01> : tensor<8x8xf32>
+// CHECK-DAG: %[[R:.+]] = graph.constant dense<0.000000e+00> : tensor<8x8xf32>
+// CHECK-DAG: %[[K:.+]] = graph.constant dense<6.000000e+00> : tensor<8x8xf32>
+// CHECK-DAG: %[[D:.+]] = graph.constant dense<-2.500000e-01> : tensor<8x8xf32>
+// CHECK-NOT: graph.sigmoid
+// CHECK-NOT: graph.relu
+// CHECK: return %[[S]], %[[R]], %[[K]], %[[D]]
+func.func @splat_elementwise() -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %z = graph.constant dense<0.0> : tensor<8x8xf32>
+  %nz = graph.constant dense<-0.0> : tensor<8x8xf32>
+  %big = graph.constant dense<9.0> : tensor<8x8xf32>
+  %m = graph.constant dense<-4.0> : tensor<8x8xf32>
+  %0 = graph.sigmoid %z : tensor<8x8xf32>
+  %1 = graph.relu %nz : tensor<8x8xf32>
+  %2 = graph.clip %big {min = 0.0 : f32, max = 6.0 : f32} : tensor<8x8xf32>
+  %3 = graph.div %1, %m : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %4 = graph.div %0, %m : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %5 = graph.sub %4, %3 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %6 = graph.sub %5, %1 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %7 = graph.add %6, %6 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0, %1, %2, %7 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// Only the constant part of x + (2 * 3) folds.
+// CHECK-LABEL: func.func @partly_constant
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>)
+// CHECK-NEXT: %[[C:.+]] = graph.constant dense<6.000000e+00> : tensor<3xf32>
+// CHECK-NEXT: %[[R:.+]] = graph.add %[[X]], %[[C]]
+// CHECK-NEXT: %[[S:.+]] = graph.sigmoid %[[R]]
+// CHECK-NEXT: return %[[S]]
+func.func @partly_constant(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %a = graph.constant dense<2.0> : tensor<3xf32>
+  %b = graph.constant dense<3.0> : tensor<3xf32>
+  %0 = graph.mul %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = graph.add %x, %0 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = graph.sigmoid %1 : tensor<3xf32>
+  return %2 : tensor<3xf32>
+}
+
+// The exact identities fold: x * 1, 1 * x, x / 1, x - (+0), x + (-0),
+// (-0) + x.
+// CHECK-LABEL: func.func @identity_allowed
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.div
+// CHECK-NOT: graph.sub
+// CHECK-NOT: graph.add
+// CHECK: return %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]]
+func.func @identity_allowed(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %one = graph.constant dense<1.0> : tensor<3xf32>
+  %pz = graph.constant dense<0.0> : tensor<2x3xf32>
+  %nz = graph.constant dense<-0.0> : tensor<1x1xf32>
+  %0 = graph.mul %x, %one : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = graph.mul %one, %x : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = graph.div %x, %one : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %3 = graph.sub %x, %pz : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = graph.add %x, %nz : (tensor<2x3xf32>, tensor<1x1xf32>) -> tensor<2x3xf32>
+  %5 = graph.add %nz, %x : (tensor<1x1xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// Not exact, so never folded: x + (+0) (-0 + +0 = +0), x - (-0), x * 0
+// (NaN * 0 = NaN), 1 / x; and x * 1, x / 1 where the 1 broadcasts x to a
+// larger shape.
+// CHECK-LABEL: func.func @identity_forbidden
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>)
+// CHECK-DAG: %[[ONE:.+]] = graph.constant dense<1.000000e+00> : tensor<2x3xf32>
+// CHECK-DAG: %[[PZ:.+]] = graph.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK-DAG: %[[NZ:.+]] = graph.constant dense<-0.000000e+00> : tensor<3xf32>
+// CHECK-DAG: %[[A:.+]] = graph.add %[[X]], %[[PZ]]
+// CHECK-DAG: %[[B:.+]] = graph.add %[[PZ]], %[[X]]
+// CHECK-DAG: %[[S:.+]] = graph.sub %[[X]], %[[NZ]]
+// CHECK-DAG: %[[M:.+]] = graph.mul %[[X]], %[[PZ]]
+// CHECK-DAG: %[[MB:.+]] = graph.mul %[[X]], %[[ONE]]
+// CHECK-DAG: %[[DB:.+]] = graph.div %[[X]], %[[ONE]]
+// CHECK-DAG: %[[R:.+]] = graph.div %[[ONE]], %[[X]]
+// CHECK: return %[[A]], %[[B]], %[[S]], %[[M]], %[[MB]], %[[DB]], %[[R]]
+func.func @identity_forbidden(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %one = graph.constant dense<1.0> : tensor<2x3xf32>
+  %pz = graph.constant dense<0.0> : tensor<3xf32>
+  %nz = graph.constant dense<-0.0> : tensor<3xf32>
+  %0 = graph.add %x, %pz : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = graph.add %pz, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = graph.sub %x, %nz : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %3 = graph.mul %x, %pz : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %4 = graph.mul %x, %one : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = graph.div %x, %one : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = graph.div %one, %x : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// On constants the forbidden identities still evaluate, exactly:
+// -0 + +0 = +0, NaN * 0 = NaN, -0 - -0 = +0.
+// CHECK-LABEL: func.func @signed_zero_and_nan
+// CHECK-NEXT: %[[A:.+]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: %[[M:.+]] = graph.constant dense<[0x7FC00000, -0.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[S:.+]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: return %[[A]], %[[M]], %[[S]]
+func.func @signed_zero_and_nan() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %nz = graph.constant dense<-0.0> : tensor<2xf32>
+  %pz = graph.constant dense<0.0> : tensor<2xf32>
+  %v = graph.constant dense<[0x7FC00000, -3.0]> : tensor<2xf32>
+  %0 = graph.add %nz, %pz : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = graph.mul %v, %pz : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %2 = graph.sub %nz, %nz : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// Inference dropout is the identity and disappears.
+// CHECK-LABEL: func.func @dropout_inference
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
+// CHECK-NOT: graph.dropout
+// CHECK: return %[[X]]
+func.func @dropout_inference(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.dropout %x {ratio = 0.25 : f32} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// Random ops have side effects: never folded, even on constant operands.
+// CHECK-LABEL: func.func @random_untouched
+// CHECK: %[[C:.+]] = graph.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK: %[[D:.+]] = graph.dropout %[[C]] {training} : tensor<4xf32>
+// CHECK: %[[R:.+]] = graph.random_uniform {{.*}}seed = 7 : i64{{.*}} : tensor<4xf32>
+// CHECK: %[[S:.+]] = graph.relu %[[R]]
+// CHECK: graph.dropout %[[C]] {ratio = 1.000000e-01 : f32, training}
+// CHECK: return %[[D]], %[[S]]
+func.func @random_untouched() -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = graph.constant dense<1.0> : tensor<4xf32>
+  %0 = graph.dropout %c {training} : tensor<4xf32>
+  %1 = graph.random_uniform {shape = array<i64: 4>, seed = 7 : i64} : tensor<4xf32>
+  %2 = graph.relu %1 : tensor<4xf32>
+  // Unused, but it advances the generator: it stays.
+  %3 = graph.dropout %c {ratio = 0.1 : f32, training} : tensor<4xf32>
+  return %0, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// A graph.fused with constant operands is evaluated through its body:
+// relu([[1, 2], [3, 4]] x [[1, -1], [0, 2]]).
+// CHECK-LABEL: func.func @fused_constant
+// CHECK-NOT: graph.fused
+// CHECK: %[[C:.+]] = graph.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [3.000000e+00, 5.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fused_constant() -> tensor<2x2xf32> {
+  %a = graph.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = graph.constant dense<[[1.0, -1.0], [0.0, 2.0]]> : tensor<2x2xf32>
+  %0 = graph.fused "matmul_relu" (%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32> {
+  ^bb0(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>):
+    %1 = graph.matmul %x, %y : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    %2 = graph.relu %1 : tensor<2x2xf32>
+    graph.yield %2 : tensor<2x2xf32>
+  }
+  return %0 : tensor<2x2xf32>
+}
+
+// A graph.fused with a non-constant operand stays.
+// CHECK-LABEL: func.func @fused_not_constant
+// CHECK: graph.fused "matmul_relu"
+// CHECK: graph.matmul
+// CHECK: graph.relu
+func.func @fused_not_constant(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %b = graph.constant dense<[[1.0, -1.0], [0.0, 2.0]]> : tensor<2x2xf32>
+  %0 = graph.fused "matmul_relu" (%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32> {
+  ^bb0(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>):
+    %1 = graph.matmul %x, %y : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    %2 = graph.relu %1 : tensor<2x2xf32>
+    graph.yield %2 : tensor<2x2xf32>
+  }
+  return %0 : tensor<2x2xf32>
+}
