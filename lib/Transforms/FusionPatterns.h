@@ -1,0 +1,27 @@
+//===- FusionPatterns.h - Patterns of the graph-fuse pass -------*- C++ -*-===//
+//
+// Internal to the Transforms library: the two pattern sets that graph-fuse
+// applies, one after the other.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_LIB_TRANSFORMS_FUSIONPATTERNS_H
+#define GRAPH_LIB_TRANSFORMS_FUSIONPATTERNS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace graph {
+
+/// Folds a `graph.batch_norm` into the constant weight and bias of the
+/// `graph.conv2d` that feeds it.
+void populateFoldBatchNormPatterns(RewritePatternSet &patterns);
+
+/// Wraps an anchor (`conv2d`, `matmul`, `gemm`) and its longest epilogue
+/// chain into one `graph.fused`.
+void populateFuseEpiloguePatterns(RewritePatternSet &patterns);
+
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_LIB_TRANSFORMS_FUSIONPATTERNS_H
