@@ -1,7 +1,18 @@
-//===- EliminateDeadCode.cpp ---------------------------------------------------*- C++ -*-===//
+//===- EliminateDeadCode.cpp - Dead code elimination ------------*- C++ -*-===//
+//
+// graph-eliminate-dead-code: the greedy pattern driver with the graph ops'
+// canonicalization patterns. The driver erases, transitively, every op without
+// side effects whose results are unused (graph.fused with a pure body and
+// graph.constant included); the patterns trim the interface of graph.fused.
+//
+//===----------------------------------------------------------------------===//
 
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace graph {
@@ -14,8 +25,39 @@ using namespace mlir;
 using namespace mlir::graph;
 
 namespace {
-struct GraphEliminateDeadCodePass : public graph::impl::GraphEliminateDeadCodeBase<GraphEliminateDeadCodePass> {
+struct GraphEliminateDeadCodePass
+    : public graph::impl::GraphEliminateDeadCodeBase<
+          GraphEliminateDeadCodePass> {
   using Base::Base;
-  void runOnOperation() override {}
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet owningPatterns(context);
+    for (RegisteredOperationName name :
+         context->getRegisteredOperationsByDialect(
+             GraphDialect::getDialectNamespace()))
+      name.getCanonicalizationPatterns(owningPatterns, context);
+    if (Dialect *dialect = context->getLoadedDialect<GraphDialect>())
+      dialect->getCanonicalizationPatterns(owningPatterns);
+    patterns =
+        std::make_shared<FrozenRewritePatternSet>(std::move(owningPatterns));
+    return success();
+  }
+
+  void runOnOperation() override {
+    GreedyRewriteConfig config;
+    // Folding evaluates constants: that is graph-fold-constants' job, and
+    // DCE must not do it behind its back. Constant CSE would merge constants,
+    // and region simplification could drop block arguments, changing
+    // function signatures.
+    config.enableFolding(false)
+        .enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // Not converging within the iteration limit leaves valid IR with some
+    // dead code left; that is no reason to fail the pipeline.
+    (void)applyPatternsGreedily(getOperation(), *patterns, config);
+  }
+
+private:
+  std::shared_ptr<const FrozenRewritePatternSet> patterns;
 };
 } // namespace
