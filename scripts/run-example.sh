@@ -7,6 +7,7 @@ scripts/setup.sh build
 echo
 echo "== graph-opt --graph-optimize examples/seed.mlir (IR after each pass)"
 build/bin/graph-opt examples/seed.mlir \
-  --mlir-print-ir-before=graph-fold-constants --mlir-print-ir-after-all \
+  --mlir-print-ir-before=graph-fold-constants \
+  --mlir-print-ir-after=graph-fold-constants,graph-fuse,graph-eliminate-dead-code \
   --pass-pipeline='builtin.module(graph-optimize,graph-report)' \
   -o /dev/null 2>&1

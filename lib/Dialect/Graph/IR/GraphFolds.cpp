@@ -100,6 +100,17 @@ static OpFoldResult foldBinary(ref::BinaryKind kind, Attribute lhsAttr,
   return makeConstantTensor(type, out);
 }
 
+/// The sum of `count` equal products `a * b`, accumulated one by one in
+/// float as the kernels do, so that a splat fold agrees with an expanded one.
+static float sumOfEqualProducts(float a, float b, int64_t count) {
+  float acc = 0.0f;
+  for (int64_t i = 0; i < count; ++i) {
+    float prod = a * b;
+    acc = acc + prod;
+  }
+  return acc;
+}
+
 /// The same elements under a new static shape, without copying: a dense
 /// constant is reshaped (a splat stays a splat), a dense_resource keeps its
 /// blob.
@@ -181,11 +192,8 @@ OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
   bool noPadding = llvm::all_of(padding, [](int64_t v) { return v == 0; });
   if (input->isSplat && weight->isSplat && (!bias || bias->isSplat) &&
       noPadding) {
-    float acc = 0.0f;
-    for (int64_t i = 0, e = (p.c / groups) * p.kh * p.kw; i < e; ++i) {
-      float prod = input->splatValue * weight->splatValue;
-      acc = acc + prod;
-    }
+    float acc = sumOfEqualProducts(input->splatValue, weight->splatValue,
+                                   (p.c / groups) * p.kh * p.kw);
     if (bias)
       acc = acc + bias->splatValue;
     return makeSplatTensor(type, acc);
@@ -308,11 +316,7 @@ OpFoldResult MatMulOp::fold(FoldAdaptor adaptor) {
   if (b->getShape()[0] != k || type.getShape() != ArrayRef<int64_t>{m, n})
     return {};
   if (a->isSplat && b->isSplat) {
-    float acc = 0.0f;
-    for (int64_t i = 0; i < k; ++i) {
-      float prod = a->splatValue * b->splatValue;
-      acc = acc + prod;
-    }
+    float acc = sumOfEqualProducts(a->splatValue, b->splatValue, k);
     return makeSplatTensor(type, acc);
   }
   SmallVector<float> out(type.getNumElements());
@@ -346,11 +350,7 @@ OpFoldResult GemmOp::fold(FoldAdaptor adaptor) {
   float beta = getBeta().convertToFloat();
 
   if (a->isSplat && b->isSplat && (!c || c->isSplat)) {
-    float acc = 0.0f;
-    for (int64_t i = 0; i < k; ++i) {
-      float prod = a->splatValue * b->splatValue;
-      acc = acc + prod;
-    }
+    float acc = sumOfEqualProducts(a->splatValue, b->splatValue, k);
     float result = alpha * acc;
     if (c) {
       float scaled = beta * c->splatValue;
