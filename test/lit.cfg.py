@@ -35,7 +35,18 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
     "graph-opt",
+    "graph-run",
     # The stock upstream driver, for the plugin tests.
     ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The standard runner libraries, for running lowered code under mlir-runner.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(llvm_lib_dir, "libmlir_runner_utils" + config.llvm_shlib_ext)))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(llvm_lib_dir, "libmlir_c_runner_utils" + config.llvm_shlib_ext)))

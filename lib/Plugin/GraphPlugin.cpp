@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Transforms/Passes.h"
 
@@ -27,6 +28,8 @@ mlirGetDialectPluginInfo() {
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "GraphPasses", LLVM_VERSION_STRING,
-          []() { graph::registerAllGraphPasses(); }};
+  return {MLIR_PLUGIN_API_VERSION, "GraphPasses", LLVM_VERSION_STRING, []() {
+            graph::registerAllGraphPasses();
+            graph::registerAllGraphConversionPasses();
+          }};
 }

@@ -32,10 +32,11 @@ struct GraphEliminateDeadCodePass
 
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet owningPatterns(context);
-    for (RegisteredOperationName name :
-         context->getRegisteredOperationsByDialect(
-             GraphDialect::getDialectNamespace()))
-      name.getCanonicalizationPatterns(owningPatterns, context);
+    // Filter by hand: getRegisteredOperationsByDialect misses ops once many
+    // dialects are registered (seen with LLVM 22 and registerAllDialects).
+    for (RegisteredOperationName name : context->getRegisteredOperations())
+      if (name.getDialectNamespace() == GraphDialect::getDialectNamespace())
+        name.getCanonicalizationPatterns(owningPatterns, context);
     if (Dialect *dialect = context->getLoadedDialect<GraphDialect>())
       dialect->getCanonicalizationPatterns(owningPatterns);
     patterns =

@@ -1,27 +1,30 @@
 //===- graph-opt.cpp - The graph optimizer driver ---------------*- C++ -*-===//
 //
-// An mlir-opt-style driver with the graph dialect, its passes and pipelines,
-// and the upstream dialects and passes a graph model needs.
+// An mlir-opt-style driver: the graph dialect with its passes and pipelines,
+// plus the upstream dialects and passes, so that every stage of the lowering
+// can be run and inspected by hand.
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
-  mlir::registerTransformsPasses();
+  mlir::registerAllPasses();
   mlir::graph::registerAllGraphPasses();
+  mlir::graph::registerAllGraphConversionPasses();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::graph::GraphDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::graph::GraphDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Graph optimizer driver\n", registry));
 }

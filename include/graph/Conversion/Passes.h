@@ -1,0 +1,51 @@
+//===- Passes.h - Lowering the graph dialect --------------------*- C++ -*-===//
+//
+// The conversion passes and the graph-lower-to-llvm pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_CONVERSION_PASSES_H
+#define GRAPH_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class TypeConverter;
+
+namespace graph {
+
+#define GEN_PASS_DECL
+#include "graph/Conversion/Passes.h.inc"
+
+/// Adds the patterns that rewrite graph compute ops into linalg, tensor,
+/// arith and math ops on tensors.
+void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+/// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM
+/// dialect out, runnable by mlir-runner and graph-run.
+void buildGraphLowerToLLVMPipeline(OpPassManager &pm);
+
+/// Registers `graph-lower-to-llvm`.
+void registerGraphLowerToLLVMPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "graph/Conversion/Passes.h.inc"
+
+/// Registers every lowering pass and pipeline.
+inline void registerAllGraphConversionPasses() {
+  registerGraphConversionPasses();
+  registerGraphLowerToLLVMPipeline();
+}
+
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_CONVERSION_PASSES_H

@@ -1,0 +1,23 @@
+//===- Vectorize.cpp ---------------------------------------------------*- C++
+//-*-===//
+
+#include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
+namespace mlir {
+namespace graph {
+#define GEN_PASS_DEF_GRAPHVECTORIZE
+#include "graph/Conversion/Passes.h.inc"
+} // namespace graph
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::graph;
+
+namespace {
+struct GraphVectorizePass
+    : public graph::impl::GraphVectorizeBase<GraphVectorizePass> {
+  using Base::Base;
+  void runOnOperation() override {}
+};
+} // namespace
