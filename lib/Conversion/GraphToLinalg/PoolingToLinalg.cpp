@@ -1,0 +1,191 @@
+//===- PoolingToLinalg.cpp - Pooling graph ops to linalg --------*- C++ -*-===//
+//
+// max_pool2d and avg_pool2d become the NCHW pooling named ops on a padded
+// input; global_avg_pool a reduction over H and W. The divisions by the
+// window counts follow the summation, as in the fold hooks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphToLinalgPatterns.h"
+
+#include "graph/Dialect/Graph/IR/ConstantTensor.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::graph;
+
+/// The pooling named op `PoolOpTy` over `x` padded with `padValue`, into an
+/// accumulator filled with `initValue`.
+template <typename PoolOpTy, typename OpTy>
+static Value createPooling(OpTy op, Value x, float padValue, float initValue,
+                           OpBuilder &b) {
+  Location loc = op.getLoc();
+  auto resultType = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> padding = op.getPadding();
+  Value padded = createPad(b, loc, x, {0, 0, padding[0], padding[1]},
+                           {0, 0, padding[2], padding[3]}, padValue);
+  Value init = createFilledTensor(b, loc, resultType, initValue);
+  // The window operand only carries the kernel shape.
+  Value window = tensor::EmptyOp::create(b, loc, op.getKernel(),
+                                         resultType.getElementType());
+  return PoolOpTy::create(b, loc, TypeRange{resultType},
+                          ValueRange{padded, window}, ValueRange{init},
+                          b.getI64VectorAttr(op.getStrides()),
+                          b.getI64VectorAttr({1, 1}))
+      .getResult(0);
+}
+
+/// The number of real (unpadded) input cells in each of the `outSize`
+/// windows along one dimension.
+static SmallVector<int64_t> countRealCells(int64_t inSize, int64_t outSize,
+                                           int64_t kernel, int64_t stride,
+                                           int64_t padBefore) {
+  SmallVector<int64_t> counts;
+  for (int64_t o = 0; o < outSize; ++o) {
+    int64_t start = o * stride - padBefore;
+    int64_t first = std::max<int64_t>(start, 0);
+    int64_t last = std::min<int64_t>(start + kernel, inSize);
+    counts.push_back(std::max<int64_t>(last - first, 0));
+  }
+  return counts;
+}
+
+namespace {
+
+/// Padded cells are -inf and the accumulator starts at -inf, so they never
+/// win over the real cell every window holds. The named op combines with
+/// arith.maximumf, so NaN propagates as in the fold.
+struct MaxPool2DToLinalg : OpConversionPattern<MaxPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MaxPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    float lowest = -std::numeric_limits<float>::infinity();
+    rewriter.replaceOp(op, createPooling<linalg::PoolingNchwMaxOp>(
+                               op, adaptor.getX(), lowest, lowest, rewriter));
+    return success();
+  }
+};
+
+/// Sums over zero-padded windows, then divides by the window size with
+/// count_include_pad, else by the number of real cells of each window: a
+/// compile-time OH x OW constant broadcast over N and C.
+struct AvgPool2DToLinalg : OpConversionPattern<AvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding();
+    int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
+    Value sum = createPooling<linalg::PoolingNchwSumOp>(op, adaptor.getX(),
+                                                        0.0f, 0.0f, rewriter);
+
+    SmallVector<float> counts;
+    if (op.getCountIncludePad()) {
+      counts.push_back(static_cast<float>(kernel[0] * kernel[1]));
+    } else {
+      SmallVector<int64_t> rows = countRealCells(
+          inputType.getDimSize(2), oh, kernel[0], strides[0], padding[0]);
+      SmallVector<int64_t> cols = countRealCells(
+          inputType.getDimSize(3), ow, kernel[1], strides[1], padding[1]);
+      for (int64_t r : rows)
+        for (int64_t c : cols)
+          counts.push_back(static_cast<float>(r * c));
+      // Without padding every window is full: one scalar divisor.
+      if (llvm::all_equal(counts))
+        counts.resize(1);
+    }
+
+    SmallVector<Value> inputs = {sum};
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(4, context)};
+    if (counts.size() > 1) {
+      auto countType =
+          RankedTensorType::get({oh, ow}, resultType.getElementType());
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, makeConstantTensor(countType, counts)));
+      maps.push_back(AffineMap::get(
+          4, 0, {getAffineDimExpr(2, context), getAffineDimExpr(3, context)},
+          context));
+    }
+    float divisor = counts.front();
+    Value result = createElementwise(
+        rewriter, loc, resultType, inputs, maps,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          Value count = args.size() > 1
+                            ? args[1]
+                            : createF32Constant(b, bodyLoc, divisor);
+          return arith::DivFOp::create(b, bodyLoc, args[0], count).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Sums each N x C plane in row-major order into an N x C accumulator, then
+/// divides by H * W while expanding to N x C x 1 x 1.
+struct GlobalAvgPoolToLinalg : OpConversionPattern<GlobalAvgPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GlobalAvgPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    MLIRContext *context = rewriter.getContext();
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+    int64_t spatial = inputType.getDimSize(2) * inputType.getDimSize(3);
+
+    auto planeType = RankedTensorType::get({n, c}, resultType.getElementType());
+    Value init = createFilledTensor(rewriter, loc, planeType, 0.0f);
+    AffineMap planeMap = AffineMap::get(
+        4, 0, {getAffineDimExpr(0, context), getAffineDimExpr(1, context)},
+        context);
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::reduction, utils::IteratorType::reduction};
+    Value sum = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{planeType},
+                    ValueRange{adaptor.getX()}, ValueRange{init},
+                    {AffineMap::getMultiDimIdentityMap(4, context), planeMap},
+                    iterators,
+                    [](OpBuilder &b, Location bodyLoc, ValueRange args) {
+                      Value acc =
+                          arith::AddFOp::create(b, bodyLoc, args[1], args[0]);
+                      linalg::YieldOp::create(b, bodyLoc, acc);
+                    })
+                    .getResult(0);
+
+    float divisor = static_cast<float>(spatial);
+    Value result = createElementwise(
+        rewriter, loc, resultType, ValueRange{sum}, {planeMap},
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          Value count = createF32Constant(b, bodyLoc, divisor);
+          return arith::DivFOp::create(b, bodyLoc, args[0], count).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::graph::populatePoolingToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MaxPool2DToLinalg, AvgPool2DToLinalg, GlobalAvgPoolToLinalg>(
+      patterns.getContext());
+}
