@@ -1,9 +1,534 @@
-//===- graph-run.cpp - Compile a graph model and run it on the CPU -*- C++
-//-*-===//
+//===- graph-run.cpp - Compile a graph model and run it on the CPU --------===//
+//
+// graph-run FILE.mlir [INPUT.npy...] [-O0..-O3] [--input NAME=FILE.npy]
+//           [--seed N] [--output [NAME=]FILE.npy] [--bench N] [--compare]
+//
+// Compiles the model's entry function with graph-optimize at the chosen
+// opt-level and the graph-lower-to-llvm lowering, JIT-compiles it for the
+// host, runs it and prints or saves its outputs. `--bench` and `--compare`
+// time it and count the bytes of the buffers it allocates.
+//
+//===----------------------------------------------------------------------===//
 
+#include "Bench.h"
+#include "Compare.h"
+#include "Npy.h"
+#include "Runner.h"
+
+#include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+#include <random>
+
+using namespace graph_run;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("graph-run options");
+
+static cl::opt<std::string> modelFile(cl::Positional, cl::Required,
+                                      cl::desc("<model.mlir>"),
+                                      cl::cat(category));
+
+static cl::list<std::string> positionalInputs(cl::Positional,
+                                              cl::desc("[input.npy...]"),
+                                              cl::cat(category));
+
+static cl::opt<unsigned>
+    optLevel("O",
+             cl::desc("graph-optimize opt-level: -O0, -O1, -O2 or -O3 "
+                      "(default -O3); the lowering and LLVM's O3 code "
+                      "generation are the same at every level"),
+             cl::Prefix, cl::value_desc("0|1|2|3"), cl::init(3),
+             cl::cat(category));
+
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("An input: NAME=FILE.npy, where NAME is the argument's "
+                    "graph.name, argN or N (its position); float32, C order"),
+           cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+
+static cl::opt<unsigned>
+    seed("seed",
+         cl::desc("With no inputs given, every input is random, uniform in "
+                  "[-1, 1): std::mt19937 seeded with N, each value "
+                  "(x >> 8) * 2^-23 - 1 for the next 32-bit draw x, the "
+                  "arguments in order, each in C order (default 0)"),
+         cl::value_desc("N"), cl::init(0), cl::cat(category));
+
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("Save an output as .npy: FILE.npy (the n-th such "
+                     "option is the n-th result), or NAME=FILE.npy with NAME "
+                     "the result's graph.name, resultN or N"),
+            cl::value_desc("[NAME=]FILE.npy"), cl::cat(category));
+
+static cl::opt<unsigned>
+    bench("bench",
+          cl::desc("Time N runs after a warm-up run: compile time, min and "
+                   "median latency, peak bytes of the buffers allocated"),
+          cl::value_desc("N"), cl::init(0), cl::cat(category));
+
+static cl::opt<bool>
+    compare("compare",
+            cl::desc("Compile at -O0 and at the chosen level, check that "
+                     "their outputs agree, and print both measurements, the "
+                     "speedup, the memory saving and the break-even number "
+                     "of runs (--bench N runs each, default 20)"),
+            cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("The function to run (default "
+                                           "main)"),
+                                  cl::value_desc("NAME"), cl::init("main"),
+                                  cl::cat(category));
+
+static cl::opt<std::string> loweringPipeline(
+    "lowering-pipeline",
+    cl::desc("Debugging aid: a textual pass pipeline that replaces "
+             "graph-lower-to-llvm"),
+    cl::Hidden, cl::init(""), cl::cat(category));
+
+static constexpr unsigned kDefaultCompareRuns = 20;
+
+static llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "graph-run");
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+/// Finds the tensor that NAME designates: a graph.name first, then
+/// `<prefix>N`, then a plain position N.
+static std::optional<size_t> findTensor(llvm::ArrayRef<TensorSpec> specs,
+                                        llvm::StringRef name,
+                                        llvm::StringRef prefix) {
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (spec.name == name)
+      return i;
+  llvm::StringRef digits = name;
+  digits.consume_front(prefix);
+  size_t index;
+  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+      !digits.getAsInteger(10, index) && index < specs.size())
+    return index;
+  return std::nullopt;
+}
+
+static std::string listNames(llvm::ArrayRef<TensorSpec> specs) {
+  llvm::SmallVector<std::string> names;
+  for (const TensorSpec &spec : specs)
+    names.push_back("'" + spec.name + "'");
+  return names.empty() ? "none" : llvm::join(names, ", ");
+}
+
+static std::string describeInput(const ModelSignature &signature,
+                                 size_t index) {
+  return "input '" + signature.inputs[index].name + "' (argument " +
+         std::to_string(index) + ")";
+}
+
+/// Loads the inputs named on the command line, or makes random ones when
+/// none is given.
+static mlir::FailureOr<std::vector<TensorBuffer>>
+loadInputs(const ModelSignature &signature) {
+  size_t numInputs = signature.inputs.size();
+  std::vector<std::optional<std::string>> files(numInputs);
+
+  if (positionalInputs.size() > numInputs) {
+    error() << positionalInputs.size() << " input files given, but @" << entry
+            << " takes " << numInputs
+            << (numInputs == 1 ? " input\n" : " inputs\n");
+    return mlir::failure();
+  }
+  for (auto [i, file] : llvm::enumerate(positionalInputs))
+    files[i] = file;
+  for (const std::string &option : inputs) {
+    auto [name, file] = llvm::StringRef(option).split('=');
+    if (!llvm::StringRef(option).contains('=') || name.empty() ||
+        file.empty()) {
+      error() << "--input expects NAME=FILE.npy, got '" << option
+              << "' (give inputs in argument order as files after the "
+                 "model)\n";
+      return mlir::failure();
+    }
+    std::optional<size_t> index = findTensor(signature.inputs, name, "arg");
+    if (!index) {
+      error() << "unknown input '" << name << "': @" << entry << " has inputs "
+              << listNames(signature.inputs) << "\n";
+      return mlir::failure();
+    }
+    if (files[*index]) {
+      error() << describeInput(signature, *index) << " is given twice\n";
+      return mlir::failure();
+    }
+    files[*index] = file.str();
+  }
+
+  std::vector<TensorBuffer> buffers;
+  bool anyGiven = llvm::any_of(files, [](auto &file) { return bool(file); });
+  if (!anyGiven) {
+    // Random inputs. The mapping from the generator's 32-bit draws to floats
+    // is written out, not std::uniform_real_distribution, whose algorithm
+    // the C++ standard leaves to the library: the same seed gives the same
+    // inputs everywhere. (x >> 8) * 2^-23 is a multiple of 2^-23 in [0, 2),
+    // so subtracting 1 is exact.
+    std::mt19937 generator(seed);
+    for (const TensorSpec &spec : signature.inputs) {
+      TensorBuffer &buffer = buffers.emplace_back(spec.numElements);
+      for (float &value : buffer.values())
+        value = float(generator() >> 8) * 0x1p-23f - 1.0f;
+    }
+    return buffers;
+  }
+
+  for (size_t i = 0; i < numInputs; ++i) {
+    const TensorSpec &spec = signature.inputs[i];
+    if (!files[i]) {
+      error() << "missing " << describeInput(signature, i) << " of shape "
+              << formatShape(spec.shape) << "\n";
+      return mlir::failure();
+    }
+    llvm::Expected<NpyArray> array = readNpy(*files[i]);
+    if (!array) {
+      error() << describeInput(signature, i) << ": '" << *files[i]
+              << "': " << llvm::toString(array.takeError()) << "\n";
+      return mlir::failure();
+    }
+    if (llvm::ArrayRef<int64_t>(array->shape) !=
+        llvm::ArrayRef<int64_t>(spec.shape)) {
+      error() << describeInput(signature, i) << ": '" << *files[i]
+              << "' has shape " << formatShape(array->shape) << ", expected "
+              << formatShape(spec.shape) << "\n";
+      return mlir::failure();
+    }
+    TensorBuffer &buffer = buffers.emplace_back(spec.numElements);
+    llvm::copy(array->data, buffer.data());
+  }
+  return buffers;
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+/// Maps each --output to a result: the file for each result, if any.
+static mlir::FailureOr<std::vector<std::optional<std::string>>>
+resolveOutputFiles(const ModelSignature &signature) {
+  std::vector<std::optional<std::string>> files(signature.outputs.size());
+  size_t nextPositional = 0;
+  for (const std::string &option : outputs) {
+    auto [name, file] = llvm::StringRef(option).split('=');
+    std::optional<size_t> index;
+    if (llvm::StringRef(option).contains('=')) {
+      if (name.empty() || file.empty()) {
+        error() << "--output expects FILE.npy or NAME=FILE.npy, got '" << option
+                << "'\n";
+        return mlir::failure();
+      }
+      index = findTensor(signature.outputs, name, "result");
+      if (!index) {
+        error() << "unknown output '" << name << "': @" << entry
+                << " has outputs " << listNames(signature.outputs) << "\n";
+        return mlir::failure();
+      }
+    } else {
+      // The n-th --output without a name is the n-th result.
+      file = option;
+      if (nextPositional == files.size()) {
+        error() << "more --output files than the " << files.size()
+                << " outputs of @" << entry << "\n";
+        return mlir::failure();
+      }
+      index = nextPositional++;
+    }
+    if (files[*index]) {
+      error() << "output '" << signature.outputs[*index].name
+              << "' is given two files\n";
+      return mlir::failure();
+    }
+    files[*index] = file.str();
+  }
+  return files;
+}
+
+/// Writes every requested output, each to a temporary file first; only when
+/// all are written are they renamed into place, so that an error leaves no
+/// file behind, partial or not.
+static mlir::LogicalResult
+writeOutputs(const ModelSignature &signature,
+             llvm::ArrayRef<std::optional<std::string>> files,
+             llvm::ArrayRef<TensorBuffer> buffers) {
+  llvm::SmallVector<std::pair<std::string, std::string>> written;
+  auto removeTemporaries = [&]() {
+    for (auto &[temporary, final] : written)
+      llvm::sys::fs::remove(temporary);
+  };
+  for (auto [spec, file, buffer] :
+       llvm::zip_equal(signature.outputs, files, buffers)) {
+    if (!file)
+      continue;
+    llvm::SmallString<256> temporary;
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            *file + ".tmp-%%%%%%", fd, temporary)) {
+      error() << "cannot write output '" << spec.name << "' to '" << *file
+              << "': " << ec.message() << "\n";
+      removeTemporaries();
+      return mlir::failure();
+    }
+    written.emplace_back(temporary.str().str(), *file);
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << serializeNpy(spec.shape, buffer.values());
+    os.close();
+    if (os.has_error()) {
+      error() << "cannot write output '" << spec.name << "' to '" << *file
+              << "': " << os.error().message() << "\n";
+      os.clear_error();
+      removeTemporaries();
+      return mlir::failure();
+    }
+  }
+  for (auto &[temporary, final] : written) {
+    if (std::error_code ec = llvm::sys::fs::rename(temporary, final)) {
+      error() << "cannot write '" << final << "': " << ec.message() << "\n";
+      removeTemporaries();
+      return mlir::failure();
+    }
+  }
+  return mlir::success();
+}
+
+/// Prints an output as `name: shape`, then its values, one innermost row per
+/// line, each with 9 significant digits (enough to tell any two floats
+/// apart).
+static void printOutput(const TensorSpec &spec, const TensorBuffer &buffer) {
+  llvm::outs() << spec.name << ": " << formatShape(spec.shape) << "\n";
+  int64_t rowLength = spec.shape.empty() ? 1 : spec.shape.back();
+  if (rowLength == 0)
+    return;
+  for (int64_t i = 0; i < spec.numElements; ++i) {
+    llvm::outs() << llvm::format("%.9g", buffer.data()[i]);
+    llvm::outs() << ((i + 1) % rowLength == 0 ? "\n" : " ");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmark reports
+//===----------------------------------------------------------------------===//
+
+static void printMeasurement(const Measurement &m, unsigned runs) {
+  llvm::outs() << llvm::format("compile time: %.3f ms\n", m.compileMillis);
+  llvm::outs() << llvm::format(
+      "latency: min %.6f ms, median %.6f ms (%u runs)\n", m.minMillis,
+      m.medianMillis, runs);
+  llvm::outs() << "peak buffer bytes: " << m.peakBytes << "\n";
+  llvm::outs() << "live buffer bytes after each run: " << m.leakedBytes << "\n";
+}
+
+static void printComparison(const Measurement &base, const Measurement &opt,
+                            const std::string &optName, unsigned runs) {
+  llvm::outs() << llvm::format("%-6s %14s %14s %14s %16s\n", "level",
+                               "compile (ms)", "min (ms)", "median (ms)",
+                               "peak bytes");
+  auto row = [&](const char *name, const Measurement &m) {
+    llvm::outs() << llvm::format("%-6s %14.3f %14.6f %14.6f %16llu\n", name,
+                                 m.compileMillis, m.minMillis, m.medianMillis,
+                                 (unsigned long long)m.peakBytes);
+  };
+  row("-O0", base);
+  row(optName.c_str(), opt);
+  llvm::outs() << "(" << runs << " timed runs each, median latencies below)\n";
+
+  if (opt.medianMillis > 0)
+    llvm::outs() << llvm::format("Speedup = L_base / L_opt = %.3f\n",
+                                 base.medianMillis / opt.medianMillis);
+  else
+    llvm::outs() << "Speedup = L_base / L_opt = inf\n";
+  if (base.peakBytes > 0)
+    llvm::outs() << llvm::format(
+        "MemSave = (M_base - M_opt) / M_base = %.1f%%\n",
+        100.0 * (double(base.peakBytes) - double(opt.peakBytes)) /
+            double(base.peakBytes));
+  else
+    llvm::outs() << "MemSave = (M_base - M_opt) / M_base = n/a (M_base = 0)\n";
+  std::optional<uint64_t> breakEven =
+      breakEvenRuns(base.compileMillis, base.medianMillis, opt.compileMillis,
+                    opt.medianMillis);
+  llvm::outs() << "break-even N = ";
+  if (breakEven)
+    llvm::outs() << *breakEven;
+  else
+    llvm::outs() << "never";
+  llvm::outs() << " (t_compile + N * L at " << optName << " below -O0)\n";
+}
+
+//===----------------------------------------------------------------------===//
+// main
+//===----------------------------------------------------------------------===//
+
+static int runTool() {
+  if (optLevel > 3) {
+    error() << "unknown opt-level -O" << optLevel
+            << ": use -O0, -O1, -O2 or -O3\n";
+    return 1;
+  }
+  if (llvm::StringRef(modelFile).ends_with_insensitive(".onnx")) {
+    error() << "'" << modelFile
+            << "': ONNX models are not supported yet; convert the model to "
+               ".mlir first\n";
+    return 1;
+  }
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(modelFile);
+  if (!file) {
+    error() << "cannot read '" << modelFile
+            << "': " << file.getError().message() << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  registry.insert<mlir::graph::GraphDialect>();
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  // Errors point at the source line; dumping a whole lowered function after
+  // them would drown it.
+  context.printOpOnDiagnostic(false);
+  // Loaded here rather than on first use inside the timed compilation, so
+  // that the first compilation is not charged for it.
+  context.loadAllAvailableDialects();
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  if (!loweringPipeline.empty()) {
+    mlir::registerAllPasses();
+    mlir::graph::registerAllGraphPasses();
+    mlir::graph::registerAllGraphConversionPasses();
+  }
+
+  CompileOptions options;
+  options.entry = entry;
+  options.optLevel = optLevel;
+  options.loweringPipeline = loweringPipeline;
+  // Only timed compilations need the process warmed up first.
+  if (bench || compare)
+    CompiledModel::warmUp(context, options);
+  mlir::FailureOr<std::unique_ptr<CompiledModel>> model =
+      CompiledModel::compile(context, sourceMgr, options);
+  if (failed(model))
+    return 1;
+  const ModelSignature &signature = (*model)->getSignature();
+
+  mlir::FailureOr<std::vector<TensorBuffer>> inputBuffers =
+      loadInputs(signature);
+  if (failed(inputBuffers))
+    return 1;
+  mlir::FailureOr<std::vector<std::optional<std::string>>> outputFiles =
+      resolveOutputFiles(signature);
+  if (failed(outputFiles))
+    return 1;
+
+  llvm::SmallVector<const TensorBuffer *> inputPtrs;
+  for (const TensorBuffer &buffer : *inputBuffers)
+    inputPtrs.push_back(&buffer);
+  auto makeOutputs = [&](std::vector<TensorBuffer> &buffers,
+                         llvm::SmallVectorImpl<TensorBuffer *> &ptrs) {
+    for (const TensorSpec &spec : signature.outputs)
+      buffers.emplace_back(spec.numElements);
+    for (TensorBuffer &buffer : buffers)
+      ptrs.push_back(&buffer);
+  };
+  std::vector<TensorBuffer> outputBuffers;
+  llvm::SmallVector<TensorBuffer *> outputPtrs;
+  makeOutputs(outputBuffers, outputPtrs);
+  std::string levelName = "-O" + std::to_string(optLevel);
+
+  if (compare) {
+    options.optLevel = 0;
+    mlir::FailureOr<std::unique_ptr<CompiledModel>> baseModel =
+        CompiledModel::compile(context, sourceMgr, options);
+    if (failed(baseModel))
+      return 1;
+    std::vector<TensorBuffer> baseBuffers;
+    llvm::SmallVector<TensorBuffer *> basePtrs;
+    makeOutputs(baseBuffers, basePtrs);
+    unsigned runs = bench ? unsigned(bench) : kDefaultCompareRuns;
+    Measurement baseMeasurement =
+        measure(**baseModel, inputPtrs, basePtrs, runs);
+    Measurement optMeasurement = measure(**model, inputPtrs, outputPtrs, runs);
+    warnAboutProblems(baseMeasurement, signature, "-O0");
+    warnAboutProblems(optMeasurement, signature, levelName);
+
+    Agreement agreement = compareOutputs(signature.outputs, baseBuffers,
+                                         outputBuffers, "-O0", levelName);
+    if (!agreement.agree) {
+      error() << "outputs differ between -O0 and " << levelName << ": "
+              << agreement.mismatch << " (rtol " << kCompareRtol << ", atol "
+              << kCompareAtol << ")\n";
+      return 1;
+    }
+    llvm::outs() << llvm::format(
+        "outputs agree: max abs diff %.3g, max rel diff %.3g (rtol %g, atol "
+        "%g)\n",
+        agreement.maxAbsDiff, agreement.maxRelDiff, kCompareRtol, kCompareAtol);
+    printComparison(baseMeasurement, optMeasurement, levelName, runs);
+  } else if (bench) {
+    Measurement measurement = measure(**model, inputPtrs, outputPtrs, bench);
+    warnAboutProblems(measurement, signature, levelName);
+    printMeasurement(measurement, bench);
+  } else {
+    Measurement measurement = measure(**model, inputPtrs, outputPtrs, 0);
+    warnAboutProblems(measurement, signature, levelName);
+    if (outputs.empty())
+      for (auto [spec, buffer] :
+           llvm::zip_equal(signature.outputs, outputBuffers))
+        printOutput(spec, buffer);
+  }
+
+  if (failed(writeOutputs(signature, *outputFiles, outputBuffers)))
+    return 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  llvm::errs() << "graph-run: not implemented yet\n";
-  return 1;
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "graph-run: compile a graph model with graph-optimize at -O0..-O3, "
+      "JIT-compile it for this CPU and run it\n\n"
+      "Inputs come from .npy files (float32, C order) given in argument "
+      "order after the model or by name with --input; with none, every "
+      "input is random (--seed). Without --output, the outputs are printed. "
+      "Exit code 0 on success, 1 on any error.\n");
+  return runTool();
 }

@@ -1,0 +1,177 @@
+//===- AllocationCounter.cpp - Count what compiled code allocates ---------===//
+//
+// A map from each live pointer to its size rather than a size header in front
+// of the block: a pointer the counter did not hand out (one from a runtime
+// library, say) is then simply passed on to the real `free`, never misread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AllocationCounter.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+using namespace graph_run;
+
+namespace {
+struct Counter {
+  std::mutex mutex;
+  std::unordered_map<void *, size_t> sizes;
+  AllocationStats stats;
+
+  void allocated(void *ptr, size_t size) {
+    if (!ptr)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    sizes[ptr] = size;
+    stats.liveBytes += size;
+    stats.liveBuffers += 1;
+    stats.allocations += 1;
+    if (stats.liveBytes > stats.peakBytes)
+      stats.peakBytes = stats.liveBytes;
+  }
+
+  void freed(void *ptr) {
+    if (!ptr)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(ptr);
+    if (it == sizes.end())
+      return;
+    stats.liveBytes -= it->second;
+    stats.liveBuffers -= 1;
+    sizes.erase(it);
+  }
+
+  std::optional<size_t> sizeOf(void *ptr) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(ptr);
+    if (it == sizes.end())
+      return std::nullopt;
+    return it->second;
+  }
+};
+} // namespace
+
+static Counter &counter() {
+  // Never destroyed: compiled code may still free while the process exits.
+  static Counter *instance = new Counter();
+  return *instance;
+}
+
+void graph_run::resetAllocationStats() {
+  Counter &c = counter();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.sizes.clear();
+  c.stats = AllocationStats();
+}
+
+AllocationStats graph_run::getAllocationStats() {
+  Counter &c = counter();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.stats;
+}
+
+//===----------------------------------------------------------------------===//
+// The hooks
+//===----------------------------------------------------------------------===//
+
+static void *countingMalloc(size_t size) {
+  void *ptr = std::malloc(size);
+  counter().allocated(ptr, size);
+  return ptr;
+}
+
+static void *countingCalloc(size_t count, size_t size) {
+  void *ptr = std::calloc(count, size);
+  // calloc fails on overflow, so count * size fits when ptr is non-null.
+  counter().allocated(ptr, count * size);
+  return ptr;
+}
+
+static void countingFree(void *ptr) {
+  counter().freed(ptr);
+  std::free(ptr);
+}
+
+/// Moves a counted block to a new counted one (realloc's size bookkeeping
+/// would otherwise need the old pointer after it is gone).
+static void *countingRealloc(void *old, size_t size) {
+  if (!old)
+    return countingMalloc(size);
+  std::optional<size_t> oldSize = counter().sizeOf(old);
+  if (!oldSize)
+    return std::realloc(old, size); // Not a block the counter handed out.
+  if (size == 0) {
+    countingFree(old);
+    return nullptr;
+  }
+  void *ptr = countingMalloc(size);
+  if (!ptr)
+    return nullptr;
+  std::memcpy(ptr, old, std::min(*oldSize, size));
+  countingFree(old);
+  return ptr;
+}
+
+static void *countingAlignedAlloc(size_t alignment, size_t size) {
+  void *ptr = std::aligned_alloc(alignment, size);
+  counter().allocated(ptr, size);
+  return ptr;
+}
+
+static int countingPosixMemalign(void **result, size_t alignment, size_t size) {
+  int status = posix_memalign(result, alignment, size);
+  if (status == 0)
+    counter().allocated(*result, size);
+  return status;
+}
+
+namespace {
+struct Hook {
+  llvm::StringRef name;
+  void *address;
+};
+} // namespace
+
+static llvm::ArrayRef<Hook> getHooks() {
+  // The C allocation functions, and the generic ones that
+  // finalize-memref-to-llvm calls with `use-generic-functions`.
+  static const Hook hooks[] = {
+      {"malloc", reinterpret_cast<void *>(&countingMalloc)},
+      {"calloc", reinterpret_cast<void *>(&countingCalloc)},
+      {"realloc", reinterpret_cast<void *>(&countingRealloc)},
+      {"free", reinterpret_cast<void *>(&countingFree)},
+      {"aligned_alloc", reinterpret_cast<void *>(&countingAlignedAlloc)},
+      {"posix_memalign", reinterpret_cast<void *>(&countingPosixMemalign)},
+      {"_mlir_memref_to_llvm_alloc", reinterpret_cast<void *>(&countingMalloc)},
+      {"_mlir_memref_to_llvm_aligned_alloc",
+       reinterpret_cast<void *>(&countingAlignedAlloc)},
+      {"_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&countingFree)},
+  };
+  return hooks;
+}
+
+llvm::ArrayRef<llvm::StringRef> graph_run::getAllocationSymbolNames() {
+  static const llvm::SmallVector<llvm::StringRef> names = [] {
+    llvm::SmallVector<llvm::StringRef> result;
+    for (const Hook &hook : getHooks())
+      result.push_back(hook.name);
+    return result;
+  }();
+  return names;
+}
+
+llvm::orc::SymbolMap
+graph_run::getAllocationSymbolMap(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  for (const Hook &hook : getHooks())
+    symbols[interner(hook.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(hook.address),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  return symbols;
+}

@@ -1,0 +1,79 @@
+//===- Bench.cpp - Time a compiled model and count its buffers ------------===//
+
+#include "Bench.h"
+
+#include "AllocationCounter.h"
+
+#include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+using namespace graph_run;
+
+Measurement graph_run::measure(CompiledModel &model,
+                               llvm::ArrayRef<const TensorBuffer *> inputs,
+                               llvm::ArrayRef<TensorBuffer *> outputs,
+                               unsigned runs) {
+  Measurement result;
+  result.compileMillis = model.getCompileMillis();
+  std::vector<TensorBuffer> copies;
+  llvm::SmallVector<const TensorBuffer *> copyPtrs;
+  for (const TensorBuffer *input : inputs)
+    copies.emplace_back(input->size());
+  for (const TensorBuffer &copy : copies)
+    copyPtrs.push_back(&copy);
+  auto runOnce = [&]() {
+    for (auto [input, copy] : llvm::zip_equal(inputs, copies))
+      llvm::copy(input->values(), copy.data());
+    resetAllocationStats();
+    auto start = std::chrono::steady_clock::now();
+    model.run(copyPtrs, outputs);
+    std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    AllocationStats stats = getAllocationStats();
+    result.peakBytes = std::max(result.peakBytes, stats.peakBytes);
+    result.leakedBytes = std::max(result.leakedBytes, stats.liveBytes);
+    result.leakedBuffers = std::max(result.leakedBuffers, stats.liveBuffers);
+    return elapsed.count();
+  };
+
+  // The warm-up run pages in the code and the buffers; it is not timed.
+  runOnce();
+  for (auto [index, input, copy] : llvm::enumerate(inputs, copies))
+    // Bitwise, so that a NaN input compares equal to itself.
+    if (std::memcmp(input->data(), copy.data(),
+                    input->size() * sizeof(float)) != 0)
+      result.modifiedInputs.push_back(index);
+  for (unsigned i = 0; i < runs; ++i)
+    result.latencies.push_back(runOnce());
+  resetAllocationStats();
+
+  if (!result.latencies.empty()) {
+    std::vector<double> sorted = result.latencies;
+    std::sort(sorted.begin(), sorted.end());
+    result.minMillis = sorted.front();
+    size_t middle = sorted.size() / 2;
+    result.medianMillis = sorted.size() % 2
+                              ? sorted[middle]
+                              : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+  return result;
+}
+
+void graph_run::warnAboutProblems(const Measurement &measurement,
+                                  const ModelSignature &signature,
+                                  llvm::StringRef what) {
+  if (measurement.leakedBytes != 0 || measurement.leakedBuffers != 0)
+    llvm::WithColor::warning(llvm::errs(), "graph-run")
+        << what << ": " << measurement.leakedBytes << " bytes in "
+        << measurement.leakedBuffers
+        << " buffers still allocated after a run: the compiled code does not "
+           "free every buffer\n";
+  for (unsigned index : measurement.modifiedInputs)
+    llvm::WithColor::warning(llvm::errs(), "graph-run")
+        << what << ": the compiled code wrote to input '"
+        << signature.inputs[index].name << "' (argument " << index
+        << "), which it must only read\n";
+}

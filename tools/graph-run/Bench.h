@@ -1,0 +1,50 @@
+//===- Bench.h - Time a compiled model and count its buffers ----*- C++ -*-===//
+//
+// The figures of `--bench` and `--compare`: latency over N timed runs after a
+// warm-up run, and the bytes of the buffers the compiled code allocates, with
+// a check that it frees every one of them by the end of each run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUN_BENCH_H
+#define GRAPH_RUN_BENCH_H
+
+#include "Runner.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace graph_run {
+
+struct Measurement {
+  double compileMillis = 0;
+  /// Latency of each timed run, in milliseconds.
+  std::vector<double> latencies;
+  double minMillis = 0;
+  double medianMillis = 0;
+  /// The highest number of bytes live at once during any run.
+  uint64_t peakBytes = 0;
+  /// The most bytes (and buffers) still allocated at the end of a run: not
+  /// zero means the compiled code does not free every buffer.
+  uint64_t leakedBytes = 0;
+  uint64_t leakedBuffers = 0;
+  /// The inputs that the compiled code wrote to, which it must not do.
+  llvm::SmallVector<unsigned> modifiedInputs;
+};
+
+/// Runs `model` once to warm up, then `runs` timed times (none when `runs`
+/// is 0), each on a fresh copy of `inputs` (so that code that wrongly writes
+/// to its inputs still sees the same ones every time); `outputs` hold the
+/// last run's results.
+Measurement measure(CompiledModel &model,
+                    llvm::ArrayRef<const TensorBuffer *> inputs,
+                    llvm::ArrayRef<TensorBuffer *> outputs, unsigned runs);
+
+/// Prints a warning to stderr when some run left buffers allocated or wrote
+/// to an input. `what` names the compilation (e.g. "-O3").
+void warnAboutProblems(const Measurement &measurement,
+                       const ModelSignature &signature, llvm::StringRef what);
+
+} // namespace graph_run
+
+#endif // GRAPH_RUN_BENCH_H

@@ -1,0 +1,78 @@
+//===- Compare.cpp - Compare a level against -O0 --------------------------===//
+
+#include "Compare.h"
+
+#include "Npy.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace graph_run;
+
+/// The multi-index of element `flat` in C order.
+static llvm::SmallVector<int64_t> unflatten(int64_t flat,
+                                            llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> index(shape.size());
+  for (int64_t i = int64_t(shape.size()) - 1; i >= 0; --i) {
+    index[i] = flat % shape[i];
+    flat /= shape[i];
+  }
+  return index;
+}
+
+Agreement graph_run::compareOutputs(llvm::ArrayRef<TensorSpec> specs,
+                                    llvm::ArrayRef<TensorBuffer> base,
+                                    llvm::ArrayRef<TensorBuffer> opt,
+                                    llvm::StringRef baseName,
+                                    llvm::StringRef optName) {
+  Agreement result;
+  for (auto [spec, a, b] : llvm::zip_equal(specs, base, opt)) {
+    for (int64_t i = 0; i < spec.numElements; ++i) {
+      double x = a.data()[i], y = b.data()[i];
+      bool close;
+      if (std::isnan(x) || std::isnan(y)) {
+        close = std::isnan(x) && std::isnan(y);
+      } else if (std::isinf(x) || std::isinf(y)) {
+        close = x == y;
+      } else {
+        double diff = std::fabs(x - y);
+        result.maxAbsDiff = std::max(result.maxAbsDiff, diff);
+        // Relative to values above the absolute tolerance only: next to
+        // zero the ratio says nothing.
+        if (std::fabs(x) > kCompareAtol)
+          result.maxRelDiff = std::max(result.maxRelDiff, diff / std::fabs(x));
+        close = diff <= kCompareAtol + kCompareRtol * std::fabs(x);
+      }
+      if (close || !result.agree)
+        continue;
+      result.agree = false;
+      llvm::raw_string_ostream os(result.mismatch);
+      os << "output '" << spec.name << "' at index "
+         << formatShape(unflatten(i, spec.shape)) << ": " << baseName
+         << " gives " << llvm::format("%.9g", x) << ", " << optName << " gives "
+         << llvm::format("%.9g", y);
+    }
+  }
+  return result;
+}
+
+std::optional<uint64_t> graph_run::breakEvenRuns(double tcBase, double lBase,
+                                                 double tcOpt, double lOpt) {
+  double compileExtra = tcOpt - tcBase;
+  double gainPerRun = lBase - lOpt;
+  if (gainPerRun <= 0) {
+    // Equal latencies: the cheaper compile wins from the first run, forever.
+    if (gainPerRun == 0 && compileExtra < 0)
+      return 1;
+    return std::nullopt;
+  }
+  if (compileExtra < 0)
+    return 1;
+  // The smallest N with N * gainPerRun > compileExtra.
+  double n = std::floor(compileExtra / gainPerRun) + 1;
+  if (!(n < 1e18))
+    return std::nullopt;
+  return std::max<uint64_t>(1, uint64_t(n));
+}

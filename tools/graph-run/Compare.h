@@ -1,0 +1,48 @@
+//===- Compare.h - Compare a level against -O0 ------------------*- C++ -*-===//
+//
+// What `--compare` derives from two compilations of one model: whether their
+// outputs agree, and the break-even number of runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUN_COMPARE_H
+#define GRAPH_RUN_COMPARE_H
+
+#include "Runner.h"
+
+#include <optional>
+#include <string>
+
+namespace graph_run {
+
+/// Relative and absolute tolerance of the agreement check: folding
+/// batch_norm into conv weights reassociates the arithmetic.
+constexpr double kCompareRtol = 1e-4;
+constexpr double kCompareAtol = 1e-5;
+
+struct Agreement {
+  bool agree = true;
+  /// Over finite element pairs; the relative difference is taken against
+  /// the base value, where it exceeds the absolute tolerance.
+  double maxAbsDiff = 0;
+  double maxRelDiff = 0;
+  /// When they disagree: the first element that does, described.
+  std::string mismatch;
+};
+
+/// Checks |opt - base| <= atol + rtol * |base| element by element (NaN
+/// matches NaN, an infinity only itself).
+Agreement compareOutputs(llvm::ArrayRef<TensorSpec> specs,
+                         llvm::ArrayRef<TensorBuffer> base,
+                         llvm::ArrayRef<TensorBuffer> opt,
+                         llvm::StringRef baseName, llvm::StringRef optName);
+
+/// The smallest N >= 1 from which tcOpt + n * lOpt < tcBase + n * lBase for
+/// every n >= N, or nothing when there is none (lOpt > lBase, or equal
+/// latencies and no cheaper compile).
+std::optional<uint64_t> breakEvenRuns(double tcBase, double lBase, double tcOpt,
+                                      double lOpt);
+
+} // namespace graph_run
+
+#endif // GRAPH_RUN_COMPARE_H
