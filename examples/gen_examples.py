@@ -58,6 +58,8 @@ def main():
     parser.add_argument("--channels", type=int, default=4)
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--with-conv", action="store_true",
+                        help="also write conv.mlir: the convolution alone, with a bias")
     args = parser.parse_args()
     c, hw = args.channels, args.size
     X, W, P = ty((1, c, hw, hw)), ty((c, c, 3, 3)), ty((c,))
@@ -76,6 +78,19 @@ func.func @main(%%x: %(X)s {graph.name = "x"}) -> (%(X)s {graph.name = "y"}) {
   return %%y : %(X)s
 }
 """ % dict(X=X, body="\n".join(m.lines), cb=conv_bn(1, "x", X, W, P)))
+
+    if args.with_conv:
+        m = Model(c, np.random.RandomState(7))
+        m.conv_bn_params(1)
+        with open(os.path.join(args.out, "conv.mlir"), "w") as f:
+            f.write(header + """// conv 3x3 pad 1 with a bias, constant weights: the convolution alone.
+func.func @main(%%x: %(X)s {graph.name = "x"}) -> (%(X)s {graph.name = "y"}) {
+%(body)s
+  %%y = graph.conv2d %%x, %%w1, %%bias1 {padding = array<i64: 1, 1, 1, 1>}
+      : (%(X)s, %(W)s, %(P)s) -> %(X)s
+  return %%y : %(X)s
+}
+""" % dict(X=X, W=W, P=P, body="\n".join(m.lines)))
 
     m = Model(c, np.random.RandomState(7))
     m.conv_bn_params(1)
