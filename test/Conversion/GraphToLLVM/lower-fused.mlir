@@ -1,0 +1,94 @@
+// RUN: graph-opt %s --convert-graph-to-linalg --graph-lower-fused \
+// RUN: | FileCheck %s --check-prefix=TILED
+// RUN: graph-opt %s --graph-lower-to-llvm \
+// RUN:   --mlir-print-ir-after=convert-linalg-to-loops -o /dev/null 2>&1 \
+// RUN: | FileCheck %s --check-prefix=BUFFERS
+
+// A conv2d -> batch_norm -> relu group is one kernel: tiled by output rows,
+// with the convolution, its input transpose and padding, the batch norm and
+// the relu computed tile by tile. No intermediate of the group ever exists at
+// its full size: not the NHWC convolution result (1x40x36x16), not its NCHW
+// transpose or the batch norm result (1x16x40x36, the shape of the group's
+// result, which lives only in the caller's out-parameter), not the input in
+// NHWC (1x40x36x4) or padded (1x42x38x4).
+
+// TILED-LABEL: func.func @conv_bn_relu
+// TILED-NOT: graph.fused
+// TILED-NOT: tensor<1x40x36x16xf32>
+// TILED-NOT: tensor<1x40x36x4xf32>
+// TILED-NOT: tensor<1x42x38x4xf32>
+// The result is built by inserting the tiles into the destination.
+// TILED: %[[INIT:.*]] = tensor.empty() : tensor<1x16x40x36xf32>
+// TILED: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1x16x40x36xf32>)
+// TILED-NOT: tensor<1x40x36x16xf32>
+// TILED: linalg.transpose ins(%{{.*}} : tensor<1x4x?x36xf32>) outs(%{{.*}} : tensor<1x?x36x4xf32>)
+// TILED: tensor.pad
+// TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x20x36x16xf32>
+// TILED: linalg.transpose ins(%{{.*}} : tensor<1x20x36x16xf32>) outs(%{{.*}} : tensor<1x16x20x36xf32>)
+// TILED: linalg.generic
+// TILED: math.sqrt
+// TILED: } -> tensor<1x16x20x36xf32>
+// TILED: linalg.generic
+// TILED: arith.maximumf
+// TILED: } -> tensor<1x16x20x36xf32>
+// TILED: tensor.insert_slice {{.*}} into %[[ACC]]
+// TILED-NOT: tensor<1x40x36x16xf32>
+// TILED: return
+
+// Bufferized: the only buffer of the result's shape is the out-parameter.
+// BUFFERS-LABEL: func.func @conv_bn_relu
+// BUFFERS-SAME: %{{.*}}: memref<1x16x40x36xf32>)
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x16x40x36xf32>
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x40x36x16xf32>
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x40x36x4xf32>
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x42x38x4xf32>
+// BUFFERS: return
+func.func @conv_bn_relu(%x: tensor<1x4x40x36xf32>, %w: tensor<16x4x3x3xf32>,
+    %s: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>,
+    %v: tensor<16xf32>) -> tensor<1x16x40x36xf32> {
+  %0 = graph.fused "conv2d_batch_norm_relu" (%x, %w, %s, %b, %m, %v) : (tensor<1x4x40x36xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x40x36xf32> {
+  ^bb0(%a0: tensor<1x4x40x36xf32>, %a1: tensor<16x4x3x3xf32>, %a2: tensor<16xf32>, %a3: tensor<16xf32>, %a4: tensor<16xf32>, %a5: tensor<16xf32>):
+    %1 = graph.conv2d %a0, %a1 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x40x36xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x40x36xf32>
+    %2 = graph.batch_norm %1, %a2, %a3, %a4, %a5 : (tensor<1x16x40x36xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x40x36xf32>
+    %3 = graph.relu %2 : tensor<1x16x40x36xf32>
+    graph.yield %3 : tensor<1x16x40x36xf32>
+  }
+  return %0 : tensor<1x16x40x36xf32>
+}
+
+// The same ops unfused materialize the convolution result whole: what the
+// checks above rule out does happen without graph.fused.
+// TILED-LABEL: func.func @unfused
+// TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x40x36x16xf32>
+// BUFFERS-LABEL: func.func @unfused
+// BUFFERS: memref.alloc{{.*}}memref<1x40x36x16xf32>
+func.func @unfused(%x: tensor<1x4x40x36xf32>, %w: tensor<16x4x3x3xf32>,
+    %s: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>,
+    %v: tensor<16xf32>) -> tensor<1x16x40x36xf32> {
+  %1 = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x40x36xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x40x36xf32>
+  %2 = graph.batch_norm %1, %s, %b, %m, %v : (tensor<1x16x40x36xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x40x36xf32>
+  %3 = graph.relu %2 : tensor<1x16x40x36xf32>
+  return %3 : tensor<1x16x40x36xf32>
+}
+
+// A matmul group is tiled by rows: each tile multiplies a slice of rows of
+// %a by the whole of %b and adds the bias, into the result's rows.
+// TILED-LABEL: func.func @matmul_add
+// TILED-SAME: %[[A:[^:]*]]: tensor<12x16xf32>, %[[B:[^:]*]]: tensor<16x32xf32>
+// TILED: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<12x32xf32>)
+// TILED: %[[ROWS:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [6, 16] [1, 1]
+// TILED: linalg.fill {{.*}} -> tensor<6x32xf32>
+// TILED: linalg.matmul ins(%[[ROWS]], %[[B]] : tensor<6x16xf32>, tensor<16x32xf32>) {{.*}} -> tensor<6x32xf32>
+// TILED: linalg.generic
+// TILED: arith.addf
+// TILED: tensor.insert_slice {{.*}} into %[[ACC]][%[[I]], 0] [6, 32] [1, 1]
+// TILED: return
+func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32xf32>) -> tensor<12x32xf32> {
+  %y = graph.fused "matmul_add" (%a, %b, %c) : (tensor<12x16xf32>, tensor<16x32xf32>, tensor<32xf32>) -> tensor<12x32xf32> {
+  ^bb0(%a0: tensor<12x16xf32>, %a1: tensor<16x32xf32>, %a2: tensor<32xf32>):
+    %0 = graph.matmul %a0, %a1 : (tensor<12x16xf32>, tensor<16x32xf32>) -> tensor<12x32xf32>
+    %1 = graph.add %0, %a2 : (tensor<12x32xf32>, tensor<32xf32>) -> tensor<12x32xf32>
+    graph.yield %1 : tensor<12x32xf32>
+  }
+  return %y : tensor<12x32xf32>
+}

@@ -1,0 +1,104 @@
+// RUN: graph-opt %s --graph-vectorize | FileCheck %s
+
+// Register tiles for AVX-512: each convolution and matmul becomes loops over
+// 8 x 32 output tiles (16 zmm registers of accumulators) whose reduction
+// loops carry the accumulator as a vector and update it with broadcast-FMAs.
+
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT: linalg.conv
+// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x64xf32>, vector<8x32xf32>
+// The reduction loops: KH, KW, and C in steps of 8.
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x10x18x16xf32>, vector<8x8xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<3x3x16x64xf32>, vector<8x32xf32>
+// CHECK-COUNT-64: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x8x16x64xf32>
+// CHECK-NOT: linalg.conv
+// CHECK: return
+func.func @conv(%x: tensor<1x10x18x16xf32>, %w: tensor<3x3x16x64xf32>,
+                %init: tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x10x18x16xf32>, tensor<3x3x16x64xf32>)
+    outs(%init : tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32>
+  return %0 : tensor<1x8x16x64xf32>
+}
+
+// Sizes that no register tile divides get the largest tiles that divide
+// them: a 7 x 5 tile, C in one step of 3.
+// CHECK-LABEL: func.func @conv_odd
+// CHECK-NOT: linalg.conv
+// CHECK: vector.transfer_read {{.*}} : tensor<1x7x7x5xf32>, vector<7x5xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x7x5xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x7x5xf32>)
+// CHECK-COUNT-21: vector.fma {{.*}} : vector<5xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write {{.*}} : vector<7x5xf32>, tensor<1x7x7x5xf32>
+// CHECK: return
+func.func @conv_odd(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x5xf32>,
+                    %init: tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x9x9x3xf32>, tensor<3x3x3x5xf32>)
+    outs(%init : tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32>
+  return %0 : tensor<1x7x7x5xf32>
+}
+
+// Depthwise: one FMA of 8 x 32 per kernel position.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: linalg.depthwise
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x32xf32>, vector<8x32xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK: vector.fma {{.*}} : vector<8x32xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x8x16x32xf32>
+// CHECK: return
+func.func @depthwise(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3x32xf32>,
+                     %init: tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32> {
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x10x18x32xf32>, tensor<3x3x32xf32>)
+    outs(%init : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  return %0 : tensor<1x8x16x32xf32>
+}
+
+// Matmul: 8 x 32 tiles, K in steps of 8.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: vector.transfer_read {{.*}} : tensor<16x64xf32>, vector<8x32xf32>
+// CHECK: scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<16x24xf32>, vector<8x8xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<24x64xf32>, vector<8x32xf32>
+// CHECK-COUNT-64: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<16x64xf32>
+// CHECK: return
+func.func @matmul(%a: tensor<16x24xf32>, %b: tensor<24x64xf32>,
+                  %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x24xf32>, tensor<24x64xf32>)
+    outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
+}
+
+// Elementwise: one vector per innermost row.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NOT: linalg.generic
+// CHECK: vector.transfer_read {{.*}} : tensor<1x4x6x40xf32>, vector<40xf32>
+// CHECK: arith.addf {{.*}} : vector<40xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<40xf32>, tensor<1x4x6x40xf32>
+// CHECK: return
+func.func @elementwise(%x: tensor<1x4x6x40xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x40xf32> {
+  %e = tensor.empty() : tensor<1x4x6x40xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%x, %b : tensor<1x4x6x40xf32>, tensor<4xf32>) outs(%e : tensor<1x4x6x40xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x6x40xf32>
+  return %0 : tensor<1x4x6x40xf32>
+}
