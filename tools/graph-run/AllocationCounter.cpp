@@ -8,6 +8,8 @@
 
 #include "AllocationCounter.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -175,3 +177,20 @@ graph_run::getAllocationSymbolMap(llvm::orc::MangleAndInterner interner) {
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   return symbols;
 }
+
+namespace {
+/// Makes the process's allocator keep freed memory for reuse, as an inference
+/// runtime's arena does, instead of returning large blocks to the kernel at
+/// every free. Otherwise each run of a model with large intermediates pays
+/// for fresh pages (page faults and zeroing): a cost of glibc's policy, not
+/// of the compiled code, that would blur what the -O levels are compared on.
+/// Blocks below 1 GiB then come from the heap, and the heap is not trimmed.
+struct KeepFreedMemory {
+  KeepFreedMemory() {
+    constexpr int kOneGiB = 1 << 30;
+    mallopt(M_MMAP_THRESHOLD, kOneGiB);
+    mallopt(M_TRIM_THRESHOLD, kOneGiB);
+  }
+};
+const KeepFreedMemory keepFreedMemory;
+} // namespace
