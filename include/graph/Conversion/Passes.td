@@ -53,6 +53,18 @@ def GraphLowerFused : Pass<"graph-lower-fused"> {
 def GraphVectorize : Pass<"graph-vectorize"> {
   let summary = "Tile and vectorize convolutions, matmuls and elementwise ops "
                 "for the host CPU";
+  let description = [{
+    Tiles the compute-heavy linalg ops to register-sized tiles and vectorizes
+    them, on tensors, before bufferization. `linalg.conv_2d_nhwc_hwcf`: output
+    tiles [1, 1, OW-tile, F-tile] with KH and KW tiled to 1 and C tiled,
+    decomposed into 1-D convolutions and vectorized, so that the contraction
+    over C becomes broadcast-FMAs into OW-tile x F-tile accumulators held in
+    registers across the reduction loops. Depthwise convolutions likewise with
+    channel tiles, `linalg.matmul` with M x N x K tiles and the same
+    micro-kernel, elementwise ops with one vector per innermost row, and
+    `tensor.pad` as a filled buffer the padded value is written into. Tile
+    sizes divide the dimensions, so every tile has a static shape.
+  }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",
