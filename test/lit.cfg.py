@@ -36,6 +36,7 @@ tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
     "graph-opt",
     "graph-run",
+    "graph-translate",
     # The stock upstream driver, for the plugin tests.
     ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),

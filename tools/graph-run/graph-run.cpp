@@ -1,7 +1,8 @@
 //===- graph-run.cpp - Compile a graph model and run it on the CPU --------===//
 //
-// graph-run FILE.mlir [INPUT.npy...] [-O0..-O3] [--input NAME=FILE.npy]
-//           [--seed N] [--output [NAME=]FILE.npy] [--bench N] [--compare]
+// graph-run FILE.mlir|FILE.onnx [INPUT.npy...] [-O0..-O3]
+//           [--input NAME=FILE.npy] [--seed N] [--output [NAME=]FILE.npy]
+//           [--bench N] [--compare] [--input-shape NAME=AxBxC]
 //
 // Compiles the model's entry function with graph-optimize at the chosen
 // opt-level and the graph-lower-to-llvm lowering, JIT-compiles it for the
@@ -17,8 +18,10 @@
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -97,6 +100,13 @@ static cl::opt<bool>
                      "speedup, the memory saving and the break-even number "
                      "of runs (--bench N runs each, default 20)"),
             cl::init(false), cl::cat(category));
+
+static cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("For an .onnx model: the shape of an input, NAME=AxBxC "
+             "(repeatable, or comma-separated), e.g. to fix a symbolic "
+             "batch dimension"),
+    cl::value_desc("NAME=AxBxC"), cl::cat(category));
 
 static cl::opt<std::string> entry("entry",
                                   cl::desc("The function to run (default "
@@ -386,6 +396,40 @@ static void printComparison(const Measurement &base, const Measurement &opt,
 }
 
 //===----------------------------------------------------------------------===//
+// ONNX models
+//===----------------------------------------------------------------------===//
+
+/// Imports an ONNX model and writes it as MLIR bytecode. The import has a
+/// context of its own, so that its copies of the weights are freed once it
+/// is written.
+static std::optional<std::string>
+importONNXToBytecode(const llvm::MemoryBuffer &file) {
+  mlir::graph::ONNXImportOptions importOptions;
+  for (const std::string &spec : inputShapes) {
+    std::string message;
+    if (failed(
+            mlir::graph::parseONNXInputShapes(spec, importOptions, message))) {
+      error() << message << "\n";
+      return std::nullopt;
+    }
+  }
+  mlir::MLIRContext context;
+  context.printOpOnDiagnostic(false);
+  mlir::graph::ONNXDiagnosticHandler diagnostics(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::graph::importONNX(file.getMemBufferRef(), &context, importOptions);
+  if (!module)
+    return std::nullopt;
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (failed(mlir::writeBytecodeToFile(*module, os))) {
+    error() << "cannot write '" << modelFile << "' as MLIR bytecode\n";
+    return std::nullopt;
+  }
+  return bytecode;
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -395,22 +439,33 @@ static int runTool() {
             << ": use -O0, -O1, -O2 or -O3\n";
     return 1;
   }
-  if (llvm::StringRef(modelFile).ends_with_insensitive(".onnx")) {
-    error() << "'" << modelFile
-            << "': ONNX models are not supported yet; convert the model to "
-               ".mlir first\n";
+  bool isONNX = llvm::StringRef(modelFile).ends_with_insensitive(".onnx");
+  if (!inputShapes.empty() && !isONNX) {
+    error() << "--input-shape applies to .onnx models only\n";
     return 1;
   }
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFileOrSTDIN(modelFile);
+      llvm::MemoryBuffer::getFileOrSTDIN(modelFile, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/!isONNX);
   if (!file) {
     error() << "cannot read '" << modelFile
             << "': " << file.getError().message() << "\n";
     return 1;
   }
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  if (isONNX) {
+    // Imported, then handed on as MLIR bytecode: the compilation parses it
+    // like any .mlir model, and the weights stay raw bytes on the way.
+    std::optional<std::string> bytecode = importONNXToBytecode(**file);
+    if (!bytecode)
+      return 1;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(*bytecode, modelFile),
+        llvm::SMLoc());
+  } else {
+    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  }
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -426,6 +481,10 @@ static int runTool() {
   // that the first compilation is not charged for it.
   context.loadAllAvailableDialects();
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Locations in an ONNX model name the file and the node, not a line.
+  std::optional<mlir::graph::ONNXDiagnosticHandler> onnxDiagnostics;
+  if (isONNX)
+    onnxDiagnostics.emplace(&context);
 
   if (!loweringPipeline.empty()) {
     mlir::registerAllPasses();

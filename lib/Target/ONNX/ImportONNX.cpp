@@ -1,0 +1,559 @@
+//===- ImportONNX.cpp - ONNX model to graph dialect import ----------------===//
+//
+// The model-level part of the importer: parsing the protobuf, the opset, the
+// graph's inputs, initializers and outputs, the values and the walk over the
+// nodes. Tensors are read in Tensors.cpp, the operators built in
+// ImportOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+#include "ShapeInference.h"
+
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include <climits>
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::onnx_import;
+
+/// The versions of the default ONNX domain whose operators the importer
+/// implements with their exact semantics.
+static constexpr int64_t kMinOpset = 6;
+static constexpr int64_t kMaxOpset = 17;
+
+/// The attribute that carries the ONNX names of inputs and outputs.
+static constexpr llvm::StringLiteral kNameAttr = "graph.name";
+
+static bool isDefaultDomain(StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: values
+//===----------------------------------------------------------------------===//
+
+Importer::Importer(MLIRContext *context, StringRef path, StringRef directory,
+                   const ONNXImportOptions &options)
+    : context(context), builder(context), path(path.str()),
+      directory(directory.str()), options(options),
+      fileLoc(FileLineColLoc::get(context, path, 0, 0)) {}
+
+Location Importer::getLoc(const onnx::NodeProto &node) {
+  StringRef name = node.name();
+  if (name.empty() && node.output_size() > 0)
+    name = node.output(0);
+  return NameLoc::get(builder.getStringAttr(name), fileLoc);
+}
+
+LogicalResult Importer::nodeError(const onnx::NodeProto &node,
+                                  const Twine &message) {
+  InFlightDiagnostic diag = emitError();
+  if (!node.name().empty())
+    diag << "node '" << node.name() << "'";
+  else if (node.output_size() > 0)
+    diag << "node #" << currentNode << " (output '" << node.output(0) << "')";
+  else
+    diag << "node #" << currentNode;
+  diag << " (op type '" << node.op_type() << "', ";
+  if (isDefaultDomain(node.domain()))
+    diag << "opset " << opset;
+  else
+    diag << "domain '" << node.domain() << "'";
+  diag << "): " << message;
+  hadError = true;
+  return failure();
+}
+
+const ConstantTensor *Importer::getConstantInput(const onnx::NodeProto &node,
+                                                 int index) {
+  if (!hasInput(node, index))
+    return nullptr;
+  auto it = values.find(node.input(index));
+  return it == values.end() ? nullptr : it->second.constant;
+}
+
+FailureOr<Value> Importer::getInput(const onnx::NodeProto &node, int index) {
+  if (!hasInput(node, index)) {
+    (void)nodeError(node, "input " + Twine(index) + " is missing");
+    return failure();
+  }
+  // importNode has checked that every input is defined.
+  Entry &entry = values[node.input(index)];
+  if (entry.value)
+    return entry.value;
+  const ConstantTensor *constant = entry.constant;
+  if (!constant->isFloat()) {
+    (void)nodeError(node, "input '" + node.input(index) + "' is a " +
+                              getElementTypeName(constant->elementType) +
+                              " tensor; only FLOAT tensors are supported as "
+                              "data");
+    return failure();
+  }
+  return materialize(entry);
+}
+
+bool Importer::isOutputUsed(const onnx::NodeProto &node, int index) const {
+  if (index >= node.output_size() || node.output(index).empty())
+    return false;
+  auto it = useCounts.find(node.output(index));
+  return it != useCounts.end() && it->second > 0;
+}
+
+/// Formats the shape of a TypeProto, with `?` for unknown dimensions.
+static std::string formatDeclaredShape(const onnx::TensorShapeProto &shape) {
+  if (shape.dim_size() == 0)
+    return "scalar";
+  SmallVector<std::string> dims;
+  for (const onnx::TensorShapeProto::Dimension &dim : shape.dim())
+    dims.push_back(dim.has_dim_value() ? std::to_string(dim.dim_value()) : "?");
+  return llvm::join(dims, "x");
+}
+
+LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
+                                          StringRef name,
+                                          RankedTensorType type) {
+  auto it = declaredTypes.find(name);
+  if (it == declaredTypes.end() || !it->second->has_tensor_type())
+    return success();
+  const onnx::TypeProto::Tensor &declared = it->second->tensor_type();
+  if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
+      declared.elem_type() != onnx::TensorProto::FLOAT)
+    return nodeError(node, "value '" + name + "': the model declares it " +
+                               getElementTypeName(declared.elem_type()) +
+                               ", the importer computed FLOAT");
+  if (!declared.has_shape())
+    return success();
+  const onnx::TensorShapeProto &shape = declared.shape();
+  bool matches = shape.dim_size() == type.getRank();
+  for (int i = 0; matches && i < shape.dim_size(); ++i)
+    // Input shapes changed with --input-shape make the declared sizes stale;
+    // only ranks are compared then.
+    if (shape.dim(i).has_dim_value() && !inputShapesChanged)
+      matches = shape.dim(i).dim_value() == type.getDimSize(i);
+  if (matches)
+    return success();
+  return nodeError(node, "value '" + name + "': the model declares shape " +
+                             formatDeclaredShape(shape) +
+                             ", the importer computed " +
+                             formatShape(type.getShape()));
+}
+
+LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
+                                  Value value) {
+  StringRef name = node.output(index);
+  Entry &entry = values[name];
+  if (entry.value || entry.constant)
+    return nodeError(node, "value '" + name + "' is defined twice");
+  entry.value = value;
+  return checkDeclaredType(node, name, getType(value));
+}
+
+void Importer::setConstantOutput(const onnx::NodeProto &node, int index,
+                                 const ConstantTensor *tensor) {
+  StringRef name = node.output(index);
+  Entry &entry = values[name];
+  if (entry.value || entry.constant) {
+    (void)nodeError(node, "value '" + name + "' is defined twice");
+    return;
+  }
+  entry.constant = tensor;
+}
+
+void Importer::poisonOutputs(const onnx::NodeProto &node) {
+  for (const std::string &output : node.output())
+    if (!output.empty())
+      values[output].poisoned = true;
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: the model
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::readOpset(const onnx::ModelProto &model) {
+  bool found = false;
+  for (const onnx::OperatorSetIdProto &entry : model.opset_import()) {
+    if (!isDefaultDomain(entry.domain()))
+      continue;
+    opset = entry.version();
+    found = true;
+  }
+  if (!found)
+    return emitError() << "the model imports no version of the default ONNX "
+                          "domain";
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return emitError() << "opset " << opset
+                       << " of the default ONNX domain is not supported "
+                          "(supported: "
+                       << kMinOpset << " to " << kMaxOpset << ")";
+  return success();
+}
+
+LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
+  if (graph.sparse_initializer_size() > 0)
+    return emitError() << "sparse initializer '"
+                       << graph.sparse_initializer(0).values().name()
+                       << "' is not supported";
+  bool ok = true;
+  for (const onnx::TensorProto &initializer : graph.initializer()) {
+    if (values.count(initializer.name())) {
+      emitError() << "initializer '" << initializer.name()
+                  << "' is defined twice";
+      ok = false;
+      continue;
+    }
+    FailureOr<const ConstantTensor *> tensor = readTensor(initializer, fileLoc);
+    if (failed(tensor)) {
+      ok = false;
+      continue;
+    }
+    values[initializer.name()].constant = *tensor;
+  }
+  return success(ok);
+}
+
+/// The shape to suggest for --input-shape: the model's, with 1 for each
+/// dimension that is not a number.
+static std::string suggestShape(const onnx::TensorShapeProto &shape) {
+  SmallVector<std::string> dims;
+  for (const onnx::TensorShapeProto::Dimension &dim : shape.dim())
+    dims.push_back(dim.has_dim_value() && dim.dim_value() > 0
+                       ? std::to_string(dim.dim_value())
+                       : "1");
+  return llvm::join(dims, "x");
+}
+
+FailureOr<RankedTensorType> Importer::checkInputShape(StringRef name,
+                                                      ArrayRef<int64_t> shape) {
+  if (!isValidShape(shape))
+    return emitError() << "input '" << name << "' of shape "
+                       << formatShape(shape)
+                       << " is empty or too large, which is not supported";
+  return getTensorType(shape);
+}
+
+FailureOr<RankedTensorType>
+Importer::getInputType(const onnx::ValueInfoProto &input) {
+  StringRef name = input.name();
+  const onnx::TypeProto &type = input.type();
+  if (!type.has_tensor_type())
+    return emitError() << "input '" << name
+                       << "' is not a tensor; only tensor inputs are "
+                          "supported";
+  const onnx::TypeProto::Tensor &tensorType = type.tensor_type();
+  if (tensorType.elem_type() != onnx::TensorProto::FLOAT)
+    return emitError() << "input '" << name << "' has element type "
+                       << getElementTypeName(tensorType.elem_type())
+                       << "; only FLOAT inputs are supported";
+
+  auto overridden = options.inputShapes.find(name);
+  if (overridden != options.inputShapes.end()) {
+    ArrayRef<int64_t> shape = overridden->second;
+    if (tensorType.has_shape()) {
+      const onnx::TensorShapeProto &declared = tensorType.shape();
+      if (declared.dim_size() != int64_t(shape.size()))
+        return emitError() << "--input-shape " << name << "="
+                           << formatShape(shape) << " has rank " << shape.size()
+                           << ", but input '" << name << "' has rank "
+                           << declared.dim_size() << " ("
+                           << formatDeclaredShape(declared) << ")";
+      for (auto [i, dim] : llvm::enumerate(shape))
+        if (declared.dim(i).has_dim_value() &&
+            declared.dim(i).dim_value() != dim)
+          inputShapesChanged = true;
+    }
+    return checkInputShape(name, shape);
+  }
+
+  if (!tensorType.has_shape())
+    return emitError() << "input '" << name
+                       << "' has no shape; give it with --input-shape " << name
+                       << "=...";
+  const onnx::TensorShapeProto &shape = tensorType.shape();
+  SmallVector<int64_t> dims;
+  // Dimensions that are not numbers: an index, and the parameter's name
+  // when it has one.
+  SmallVector<std::pair<size_t, std::string>> symbolic;
+  for (auto [i, dim] : llvm::enumerate(shape.dim())) {
+    if (dim.has_dim_value() && dim.dim_value() >= 0)
+      dims.push_back(dim.dim_value());
+    else
+      symbolic.emplace_back(i, dim.has_dim_param() ? dim.dim_param() : "");
+  }
+  if (symbolic.empty())
+    return checkInputShape(name, dims);
+  InFlightDiagnostic diag = emitError();
+  diag << "input '" << name << "' ";
+  if (symbolic.size() == 1) {
+    diag << "dimension " << symbolic[0].first;
+    if (symbolic[0].second.empty())
+      diag << " is unknown";
+    else
+      diag << " is symbolic ('" << symbolic[0].second << "')";
+  } else {
+    diag << "dimensions ";
+    for (auto [i, dim] : llvm::enumerate(symbolic)) {
+      if (i > 0)
+        diag << (i + 1 == symbolic.size() ? " and " : ", ");
+      diag << dim.first;
+      if (!dim.second.empty())
+        diag << " ('" << dim.second << "')";
+    }
+    diag << " are symbolic";
+  }
+  diag << "; fix it with --input-shape " << name << "=" << suggestShape(shape);
+  return diag;
+}
+
+void Importer::countUses(const onnx::GraphProto &graph) {
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &input : node.input())
+      if (!input.empty())
+        ++useCounts[input];
+  for (const onnx::ValueInfoProto &output : graph.output())
+    ++useCounts[output.name()];
+}
+
+void Importer::importNode(const onnx::NodeProto &node) {
+  if (!isDefaultDomain(node.domain())) {
+    (void)nodeError(node, "unsupported operator");
+    poisonOutputs(node);
+    return;
+  }
+  OpImporter build = lookupOpImporter(node.op_type());
+  if (!build) {
+    (void)nodeError(node, "unsupported operator");
+    poisonOutputs(node);
+    return;
+  }
+  if (node.output_size() == 0 || node.output(0).empty()) {
+    (void)nodeError(node, "the node has no output");
+    return;
+  }
+  for (const std::string &input : node.input()) {
+    if (input.empty())
+      continue;
+    auto it = values.find(input);
+    if (it == values.end() ||
+        (!it->second.value && !it->second.constant && !it->second.poisoned)) {
+      (void)nodeError(node, "input '" + input +
+                                "' is not a graph input, an initializer or "
+                                "the output of an earlier node");
+      poisonOutputs(node);
+      return;
+    }
+    if (it->second.poisoned) {
+      // Its producer's failure has been reported already.
+      poisonOutputs(node);
+      return;
+    }
+  }
+  if (failed(build(*this, node)))
+    poisonOutputs(node);
+}
+
+OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
+  if (failed(readOpset(model)))
+    return nullptr;
+  const onnx::GraphProto &graph = model.graph();
+  if (failed(addInitializers(graph)))
+    return nullptr;
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    declaredTypes[info.name()] = &info.type();
+  for (const onnx::ValueInfoProto &info : graph.output())
+    declaredTypes[info.name()] = &info.type();
+  countUses(graph);
+
+  // The arguments: the inputs that are not initializers (an initializer
+  // listed as an input is a constant).
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    auto it = values.find(input.name());
+    if (it == values.end() || !it->second.constant)
+      inputs.push_back(&input);
+  }
+  bool ok = true;
+  for (const auto &entry : options.inputShapes) {
+    if (llvm::any_of(inputs, [&](const onnx::ValueInfoProto *input) {
+          return input->name() == entry.getKey();
+        }))
+      continue;
+    SmallVector<std::string> names;
+    for (const onnx::ValueInfoProto *input : inputs)
+      names.push_back("'" + input->name() + "'");
+    emitError() << "--input-shape names '" << entry.getKey()
+                << "', which is not an input of the model (its inputs: "
+                << (names.empty() ? "none" : llvm::join(names, ", ")) << ")";
+    ok = false;
+  }
+  SmallVector<const onnx::ValueInfoProto *> arguments;
+  SmallVector<Type> argumentTypes;
+  for (const onnx::ValueInfoProto *input : inputs) {
+    if (values.count(input->name())) {
+      emitError() << "input '" << input->name() << "' is listed twice";
+      ok = false;
+      continue;
+    }
+    FailureOr<RankedTensorType> type = getInputType(*input);
+    if (failed(type)) {
+      ok = false;
+      continue;
+    }
+    arguments.push_back(input);
+    argumentTypes.push_back(*type);
+    values[input->name()];
+  }
+  if (!ok)
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(argumentTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [i, argument] : llvm::enumerate(arguments)) {
+    func.setArgAttr(i, kNameAttr, builder.getStringAttr(argument->name()));
+    values[argument->name()].value = body->getArgument(i);
+  }
+  builder.setInsertionPointToEnd(body);
+
+  for (auto [i, node] : llvm::enumerate(graph.node())) {
+    currentNode = i;
+    importNode(node);
+  }
+
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end() ||
+        (!it->second.value && !it->second.constant && !it->second.poisoned)) {
+      emitError() << "output '" << output.name()
+                  << "' is not computed by the graph";
+      hadError = true;
+      continue;
+    }
+    Entry &entry = it->second;
+    if (entry.poisoned)
+      continue;
+    if (!entry.value && !entry.constant->isFloat()) {
+      emitError() << "output '" << output.name() << "' is a "
+                  << getElementTypeName(entry.constant->elementType)
+                  << " tensor; only FLOAT outputs are supported";
+      hadError = true;
+      continue;
+    }
+    results.push_back(entry.value ? entry.value : materialize(entry));
+  }
+  if (hadError)
+    return nullptr;
+
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setFunctionType(
+      builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, kNameAttr, builder.getStringAttr(output.name()));
+
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp>
+mlir::graph::importONNX(llvm::MemoryBufferRef buffer, MLIRContext *context,
+                        const ONNXImportOptions &options) {
+  context->loadDialect<GraphDialect, func::FuncDialect>();
+  StringRef path = buffer.getBufferIdentifier();
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  StringRef data = buffer.getBuffer();
+
+  if (data.empty()) {
+    emitError(fileLoc) << "not an ONNX model: the file is empty";
+    return nullptr;
+  }
+  if (data.size() > size_t(INT_MAX)) {
+    emitError(fileLoc) << "the model is larger than 2 GB, the limit of "
+                          "protobuf; store its weights as external data";
+    return nullptr;
+  }
+  onnx::ModelProto model;
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(data.data()), int(data.size()));
+  stream.SetTotalBytesLimit(INT_MAX);
+  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
+    emitError(fileLoc) << "not a valid ONNX model: the file is truncated, "
+                          "corrupt or not an ONNX protobuf";
+    return nullptr;
+  }
+  if (!model.has_graph()) {
+    emitError(fileLoc) << "not an ONNX model: it has no graph";
+    return nullptr;
+  }
+  if (model.opset_import_size() == 0) {
+    emitError(fileLoc) << "not an ONNX model: it imports no opset";
+    return nullptr;
+  }
+
+  StringRef directory = llvm::sys::path::parent_path(path);
+  Importer importer(context, path, directory.empty() ? "." : directory,
+                    options);
+  return importer.importModel(model);
+}
+
+OwningOpRef<ModuleOp>
+mlir::graph::importONNXFile(StringRef path, MLIRContext *context,
+                            const ONNXImportOptions &options) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!file) {
+    emitError(FileLineColLoc::get(context, path, 0, 0))
+        << "cannot read the file: " << file.getError().message();
+    return nullptr;
+  }
+  return importONNX((*file)->getMemBufferRef(), context, options);
+}
+
+LogicalResult mlir::graph::parseONNXInputShapes(StringRef spec,
+                                                ONNXImportOptions &options,
+                                                std::string &error) {
+  SmallVector<StringRef> items;
+  spec.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [name, dims] = item.rsplit('=');
+    if (!item.contains('=') || name.empty() || dims.empty()) {
+      error = "--input-shape expects NAME=DIMS such as x=1x3x224x224, got '" +
+              item.str() + "'";
+      return failure();
+    }
+    SmallVector<int64_t> shape;
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t dim;
+      if (part.getAsInteger(10, dim) || dim < 1) {
+        error = "--input-shape " + item.str() +
+                ": dimensions are positive integers joined by 'x'";
+        return failure();
+      }
+      shape.push_back(dim);
+    }
+    options.inputShapes[name] = std::move(shape);
+  }
+  return success();
+}

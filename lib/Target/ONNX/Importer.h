@@ -1,0 +1,185 @@
+//===- Importer.h - State of one ONNX import --------------------*- C++ -*-===//
+//
+// The importer's state, shared by the model-level code (ImportONNX.cpp) and
+// the per-operator builders (ImportOps.cpp): the ONNX values seen so far, as
+// MLIR values and/or compile-time tensors, the diagnostics, and the helpers
+// that the operator builders read their inputs and attributes through.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_TARGET_ONNX_IMPORTER_H
+#define LIB_TARGET_ONNX_IMPORTER_H
+
+#include "graph/Target/ONNX/ImportONNX.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mlir {
+namespace graph {
+namespace onnx_import {
+
+/// A tensor whose contents are known at import time: an initializer or the
+/// value of a Constant node.
+struct ConstantTensor {
+  std::string name;
+  /// An `onnx::TensorProto::DataType`.
+  int32_t elementType = 0;
+  SmallVector<int64_t> shape;
+  /// The elements, little-endian and packed, pointing into the model or into
+  /// storage that the importer owns. Empty for a tensor without elements.
+  ArrayRef<char> bytes;
+
+  int64_t getNumElements() const;
+  bool isFloat() const { return elementType == onnx::TensorProto::FLOAT; }
+  bool isInteger() const {
+    return elementType == onnx::TensorProto::INT64 ||
+           elementType == onnx::TensorProto::INT32;
+  }
+  /// The elements of an integer tensor as int64.
+  SmallVector<int64_t> getInts() const;
+  /// The elements of a float tensor.
+  SmallVector<float> getFloats() const;
+};
+
+/// Returns the name of an ONNX element type, e.g. "INT64".
+StringRef getElementTypeName(int32_t elementType);
+
+/// Formats a shape as `1x3x224x224` (`scalar` for rank 0).
+std::string formatShape(ArrayRef<int64_t> shape);
+
+/// The state of one import.
+class Importer {
+public:
+  Importer(MLIRContext *context, StringRef path, StringRef directory,
+           const ONNXImportOptions &options);
+
+  OwningOpRef<ModuleOp> importModel(const onnx::ModelProto &model);
+
+  //===--------------------------------------------------------------------===//
+  // For the operator builders
+  //===--------------------------------------------------------------------===//
+
+  MLIRContext *getContext() { return context; }
+  OpBuilder &getBuilder() { return builder; }
+  /// The version of the default domain that the model imports.
+  int64_t getOpset() const { return opset; }
+  /// The model file, the location of errors that are not an op's.
+  Location getFileLoc() { return fileLoc; }
+  /// The location of the ops built for `node`: its name inside the file.
+  Location getLoc(const onnx::NodeProto &node);
+
+  /// Reports `node 'NAME' (op type 'T', opset N): MESSAGE` and fails.
+  LogicalResult nodeError(const onnx::NodeProto &node, const Twine &message);
+
+  /// Whether input `index` of `node` is given (optional inputs may be absent
+  /// or have an empty name).
+  static bool hasInput(const onnx::NodeProto &node, int index) {
+    return index < node.input_size() && !node.input(index).empty();
+  }
+  /// Input `index` as an f32 tensor value, making a `graph.constant` for a
+  /// compile-time tensor. Reports an error naming the node otherwise.
+  FailureOr<Value> getInput(const onnx::NodeProto &node, int index);
+  /// Input `index` as a compile-time tensor, or null when it is not one.
+  const ConstantTensor *getConstantInput(const onnx::NodeProto &node,
+                                         int index);
+  /// The type of an f32 value (all values have static ranked types).
+  static RankedTensorType getType(Value value) {
+    return cast<RankedTensorType>(value.getType());
+  }
+  RankedTensorType getTensorType(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, builder.getF32Type());
+  }
+
+  /// Whether output `index` of `node` exists and is read by a later node or is
+  /// a model output.
+  bool isOutputUsed(const onnx::NodeProto &node, int index) const;
+  /// Defines output `index` of `node`. Fails (reporting it) when the model
+  /// declares a type for it that differs.
+  LogicalResult setOutput(const onnx::NodeProto &node, int index, Value value);
+  /// Defines output `index` of `node` as a compile-time tensor.
+  void setConstantOutput(const onnx::NodeProto &node, int index,
+                         const ConstantTensor *tensor);
+  /// Keeps a compile-time tensor made by a builder, e.g. from a Constant
+  /// node's `value_floats`, alive for the import.
+  const ConstantTensor *addConstant(ConstantTensor tensor,
+                                    std::vector<char> storage);
+  /// Reads a TensorProto (raw, typed fields or external data) into a
+  /// compile-time tensor named `name` (by default the TensorProto's name), or
+  /// reports why it cannot.
+  FailureOr<const ConstantTensor *> readTensor(const onnx::TensorProto &tensor,
+                                               Location loc,
+                                               StringRef name = {});
+
+private:
+  /// An ONNX value: an MLIR value once one exists, and its contents when
+  /// they are known at import time.
+  struct Entry {
+    Value value;
+    const ConstantTensor *constant = nullptr;
+    /// The node that defines it failed; its users are skipped silently, the
+    /// failure having been reported.
+    bool poisoned = false;
+  };
+
+  LogicalResult readOpset(const onnx::ModelProto &model);
+  LogicalResult addInitializers(const onnx::GraphProto &graph);
+  FailureOr<RankedTensorType> getInputType(const onnx::ValueInfoProto &input);
+  FailureOr<RankedTensorType> checkInputShape(StringRef name,
+                                              ArrayRef<int64_t> shape);
+  void countUses(const onnx::GraphProto &graph);
+  void importNode(const onnx::NodeProto &node);
+  void poisonOutputs(const onnx::NodeProto &node);
+  Value materialize(Entry &entry);
+  LogicalResult checkDeclaredType(const onnx::NodeProto &node, StringRef name,
+                                  RankedTensorType type);
+  FailureOr<ArrayRef<char>> readExternalData(const onnx::TensorProto &tensor,
+                                             size_t numBytes, Location loc);
+  InFlightDiagnostic emitError() { return mlir::emitError(fileLoc); }
+
+  MLIRContext *context;
+  OpBuilder builder;
+  std::string path;
+  std::string directory;
+  const ONNXImportOptions &options;
+  Location fileLoc;
+  int64_t opset = 0;
+
+  llvm::StringMap<Entry> values;
+  /// The value types that the model declares (value_info and outputs).
+  llvm::StringMap<const onnx::TypeProto *> declaredTypes;
+  /// How many times each name is read by a node or returned.
+  llvm::StringMap<unsigned> useCounts;
+  std::deque<ConstantTensor> constants;
+  std::deque<std::vector<char>> ownedStorage;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> externalFiles;
+  /// The index of the node being imported, to name a node without a name.
+  size_t currentNode = 0;
+  /// --input-shape changed a static input dimension: the sizes that the model
+  /// declares for other values may no longer hold.
+  bool inputShapesChanged = false;
+  bool hadError = false;
+};
+
+/// Builds the ops of one node. Reports its errors through the importer.
+using OpImporter = LogicalResult (*)(Importer &, const onnx::NodeProto &);
+
+/// The builder for operator `opType` of the default domain, or null.
+OpImporter lookupOpImporter(StringRef opType);
+
+} // namespace onnx_import
+} // namespace graph
+} // namespace mlir
+
+#endif // LIB_TARGET_ONNX_IMPORTER_H

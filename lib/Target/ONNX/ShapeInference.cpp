@@ -1,0 +1,124 @@
+//===- ShapeInference.cpp - Result shapes of ONNX operators ---------------===//
+//
+// Implements the shape formulas of ShapeInference.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeInference.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::graph::onnx_import;
+
+std::optional<SmallVector<int64_t>>
+mlir::graph::onnx_import::broadcastShapes(ArrayRef<int64_t> lhs,
+                                          ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Aligned from the right; a missing dimension acts as 1.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return std::nullopt;
+    result[i] = l == 1 ? r : l;
+  }
+  return result;
+}
+
+int64_t mlir::graph::onnx_import::getEffectiveKernel(int64_t kernel,
+                                                     int64_t dilation) {
+  return dilation * (kernel - 1) + 1;
+}
+
+/// Floor and ceiling divisions that are right for negative numerators too.
+static int64_t floorDiv(int64_t a, int64_t b) {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
+static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
+
+int64_t mlir::graph::onnx_import::getWindowOutputSize(
+    int64_t in, int64_t effectiveKernel, int64_t stride, int64_t padBegin,
+    int64_t padEnd, bool ceilMode) {
+  int64_t span = in + padBegin + padEnd - effectiveKernel;
+  return (ceilMode ? ceilDiv(span, stride) : floorDiv(span, stride)) + 1;
+}
+
+std::pair<int64_t, int64_t>
+mlir::graph::onnx_import::getSamePadding(int64_t in, int64_t effectiveKernel,
+                                         int64_t stride, bool lower) {
+  int64_t out = ceilDiv(in, stride);
+  int64_t total =
+      std::max<int64_t>((out - 1) * stride + effectiveKernel - in, 0);
+  int64_t small = total / 2, large = total - small;
+  return lower ? std::make_pair(large, small) : std::make_pair(small, large);
+}
+
+bool mlir::graph::onnx_import::isValidShape(ArrayRef<int64_t> shape) {
+  constexpr int64_t kMaxDim = int64_t(1) << 31;
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 1 || dim >= kMaxDim || count > kMaxElements / dim)
+      return false;
+    count *= dim;
+  }
+  return true;
+}
+
+int64_t mlir::graph::onnx_import::getNumElements(ArrayRef<int64_t> shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::graph::onnx_import::resolveReshape(ArrayRef<int64_t> inputShape,
+                                         ArrayRef<int64_t> target,
+                                         bool allowZero, std::string &error) {
+  SmallVector<int64_t> result;
+  std::optional<size_t> inferred;
+  for (auto [i, dim] : llvm::enumerate(target)) {
+    if (dim == -1) {
+      if (inferred) {
+        error = "the target shape has more than one -1";
+        return std::nullopt;
+      }
+      inferred = i;
+      result.push_back(1);
+    } else if (dim == 0 && !allowZero) {
+      if (i >= inputShape.size()) {
+        error = "the target shape has a 0 at index " + std::to_string(i) +
+                " beyond the input's rank " + std::to_string(inputShape.size());
+        return std::nullopt;
+      }
+      result.push_back(inputShape[i]);
+    } else if (dim < 0 || dim >= (int64_t(1) << 31)) {
+      error =
+          "the target shape has an invalid dimension " + std::to_string(dim);
+      return std::nullopt;
+    } else {
+      result.push_back(dim);
+    }
+  }
+  int64_t total = getNumElements(inputShape);
+  int64_t known = getNumElements(result);
+  if (inferred) {
+    if (known == 0 || total % known != 0) {
+      error =
+          "cannot infer the -1 of the target shape: " + std::to_string(total) +
+          " elements are not a multiple of " + std::to_string(known);
+      return std::nullopt;
+    }
+    result[*inferred] = total / known;
+  } else if (known != total) {
+    error = "the target shape has " + std::to_string(known) +
+            " elements, the input " + std::to_string(total);
+    return std::nullopt;
+  }
+  return result;
+}

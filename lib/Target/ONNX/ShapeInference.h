@@ -1,0 +1,66 @@
+//===- ShapeInference.h - Result shapes of ONNX operators -------*- C++ -*-===//
+//
+// The shape formulas that the importer uses to give every value a static
+// type: broadcasting, convolution and pooling windows (with ONNX's auto_pad),
+// and Reshape's 0 and -1. The same formulas as ../shared/SPEC.md, so that
+// what the importer computes is what the graph ops' verifiers expect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_TARGET_ONNX_SHAPEINFERENCE_H
+#define LIB_TARGET_ONNX_SHAPEINFERENCE_H
+
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace mlir {
+namespace graph {
+namespace onnx_import {
+
+/// The NumPy broadcast of two shapes, or nullopt when they do not broadcast.
+std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
+                                                    ArrayRef<int64_t> rhs);
+
+/// The extent of a dilated window: dilation * (kernel - 1) + 1.
+int64_t getEffectiveKernel(int64_t kernel, int64_t dilation);
+
+/// The number of window positions along one dimension, rounding down
+/// (floor((in + begin + end - effectiveKernel) / stride) + 1), or with
+/// `ceilMode` up. May be < 1 for a window larger than the padded input.
+int64_t getWindowOutputSize(int64_t in, int64_t effectiveKernel, int64_t stride,
+                            int64_t padBegin, int64_t padEnd,
+                            bool ceilMode = false);
+
+/// The padding [begin, end] of ONNX's auto_pad SAME_UPPER (`lower` false:
+/// an odd total puts the extra cell at the end) or SAME_LOWER (at the
+/// beginning), for which the output size is ceil(in / stride).
+std::pair<int64_t, int64_t> getSamePadding(int64_t in, int64_t effectiveKernel,
+                                           int64_t stride, bool lower);
+
+/// Resolves ONNX Reshape's target: a 0 copies the input dimension at the same
+/// index (unless `allowZero`), one -1 takes the remaining elements. Returns
+/// nullopt and sets `error` when the target is invalid.
+std::optional<SmallVector<int64_t>> resolveReshape(ArrayRef<int64_t> inputShape,
+                                                   ArrayRef<int64_t> target,
+                                                   bool allowZero,
+                                                   std::string &error);
+
+/// Whether every dimension is in [1, 2^31) and there are at most 2^40
+/// elements: the tensors that the importer creates (empty tensors are not
+/// supported), and a bound that keeps the shape arithmetic from overflowing.
+bool isValidShape(ArrayRef<int64_t> shape);
+
+/// The number of elements of a static shape.
+int64_t getNumElements(ArrayRef<int64_t> shape);
+
+} // namespace onnx_import
+} // namespace graph
+} // namespace mlir
+
+#endif // LIB_TARGET_ONNX_SHAPEINFERENCE_H

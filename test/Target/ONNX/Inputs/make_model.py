@@ -1,0 +1,238 @@
+"""Writes the small ONNX models of the importer tests.
+
+Usage: make_model.py NAME OUT.onnx
+
+Each model is built with onnx.helper at test time, so that no binary file is
+committed. Weights are seeded NumPy values.
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(0)
+
+
+def tensor(name, shape, low=-1.0, high=1.0):
+    return numpy_helper.from_array(
+        rng.uniform(low, high, size=shape).astype(np.float32), name)
+
+
+def value(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13, value_info=()):
+    graph = helper.make_graph(nodes, "test", inputs, outputs,
+                              initializer=list(initializers),
+                              value_info=list(value_info))
+    m = helper.make_model(graph, producer_name="graph-tests",
+                          opset_imports=[helper.make_opsetid("", opset)])
+    # An IR version that onnx 1.12's checker accepts for every opset here.
+    m.ir_version = 8
+    return m
+
+
+def conv_bn_relu_gemm():
+    """x -> Conv(pads) -> BN -> Relu -> MaxPool -> GAP -> Flatten -> Gemm."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["conv"], name="conv1",
+                         pads=[1, 0, 2, 1], strides=[1, 1]),
+        helper.make_node("BatchNormalization",
+                         ["conv", "scale", "bias", "mean", "var"], ["bn"],
+                         name="bn1", epsilon=1e-3),
+        helper.make_node("Relu", ["bn"], ["relu"], name="relu1"),
+        helper.make_node("MaxPool", ["relu"], ["pool"], name="pool1",
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["pool"], ["gap"], name="gap1"),
+        helper.make_node("Flatten", ["gap"], ["flat"], name="flatten1"),
+        helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], name="fc1",
+                         transB=1, alpha=0.5),
+    ]
+    inits = [
+        tensor("w", [4, 3, 3, 3]), tensor("b", [4]),
+        tensor("scale", [4]), tensor("bias", [4]), tensor("mean", [4]),
+        tensor("var", [4], 0.5, 1.5),
+        tensor("fc_w", [10, 4]), tensor("fc_b", [10]),
+    ]
+    return model(nodes, [value("x", [1, 3, 8, 8])], [value("y", [1, 10])],
+                 inits)
+
+
+def auto_pad():
+    """Conv with SAME_UPPER, SAME_LOWER (stride 2: odd total padding) and
+    VALID; kernel_shape absent on the first."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["upper"], name="upper",
+                         auto_pad="SAME_UPPER", strides=[2, 2]),
+        helper.make_node("Conv", ["x", "w"], ["lower"], name="lower",
+                         auto_pad="SAME_LOWER", strides=[2, 2],
+                         kernel_shape=[4, 4]),
+        helper.make_node("Conv", ["x", "w"], ["valid"], name="valid",
+                         auto_pad="VALID", dilations=[2, 1]),
+        helper.make_node("AveragePool", ["x"], ["avg"], name="avg",
+                         kernel_shape=[3, 3], auto_pad="SAME_UPPER",
+                         count_include_pad=1),
+        helper.make_node("MaxPool", ["x"], ["ceil"], name="ceil",
+                         kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1),
+    ]
+    return model(nodes, [value("x", [1, 2, 7, 7])],
+                 [value("upper", [1, 3, 4, 4]), value("lower", [1, 3, 4, 4]),
+                  value("valid", [1, 3, 1, 4]), value("avg", [1, 2, 7, 7]),
+                  value("ceil", [1, 2, 4, 4])],
+                 [tensor("w", [3, 2, 4, 4])])
+
+
+def clip(opset):
+    if opset < 11:
+        nodes = [helper.make_node("Clip", ["x"], ["y"], name="clip", min=0.0,
+                                  max=6.0),
+                 helper.make_node("Clip", ["x"], ["z"], name="clip_default")]
+        inits = []
+    else:
+        nodes = [helper.make_node("Clip", ["x", "lo", "hi"], ["y"],
+                                  name="clip"),
+                 helper.make_node("Clip", ["x", "", "hi"], ["z"],
+                                  name="clip_max_only")]
+        inits = [numpy_helper.from_array(np.array(0.0, np.float32), "lo"),
+                 numpy_helper.from_array(np.array(6.0, np.float32), "hi")]
+    return model(nodes, [value("x", [2, 3])],
+                 [value("y", [2, 3]), value("z", [2, 3])], inits, opset=opset)
+
+
+def softmax(opset):
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="softmax"),
+             helper.make_node("Softmax", ["x"], ["z"], name="softmax_last",
+                              axis=-1)]
+    return model(nodes, [value("x", [2, 3, 4])],
+                 [value("y", [2, 3, 4]), value("z", [2, 3, 4])], opset=opset)
+
+
+def shapes():
+    """Reshape with 0 and -1 (shape from an initializer and from a Constant
+    node), Transpose (default and explicit perm), Concat, Identity."""
+    nodes = [
+        helper.make_node("Constant", [], ["shape2"], name="shape_const",
+                         value=numpy_helper.from_array(
+                             np.array([-1, 6], np.int64), "ignored")),
+        helper.make_node("Reshape", ["x", "shape1"], ["r1"], name="reshape1"),
+        helper.make_node("Reshape", ["x", "shape2"], ["r2"], name="reshape2"),
+        helper.make_node("Transpose", ["x"], ["t1"], name="transpose1"),
+        helper.make_node("Transpose", ["x"], ["t2"], name="transpose2",
+                         perm=[0, 2, 1]),
+        helper.make_node("Concat", ["x", "x"], ["c"], name="concat",
+                         axis=-1),
+        helper.make_node("Identity", ["c"], ["id"], name="identity"),
+    ]
+    inits = [numpy_helper.from_array(np.array([0, -1], np.int64), "shape1")]
+    return model(nodes, [value("x", [2, 3, 4])],
+                 [value("r1", [2, 12]), value("r2", [4, 6]),
+                  value("t1", [4, 3, 2]), value("t2", [2, 4, 3]),
+                  value("id", [2, 3, 8])], inits)
+
+
+def constants():
+    """Constant nodes (value, value_float, value_floats), an initializer that
+    is also listed as an input, and a large initializer (dense_resource)."""
+    nodes = [
+        helper.make_node("Constant", [], ["k"], name="k",
+                         value=numpy_helper.from_array(
+                             np.full([1, 4], 2.0, np.float32))),
+        helper.make_node("Constant", [], ["s"], name="s", value_float=0.5),
+        helper.make_node("Constant", [], ["v"], name="v",
+                         value_floats=[1.0, 2.0, 3.0, 4.0]),
+        helper.make_node("Mul", ["x", "k"], ["m"], name="mul"),
+        helper.make_node("Add", ["m", "s"], ["a"], name="add"),
+        helper.make_node("Sub", ["a", "v"], ["d"], name="sub"),
+        helper.make_node("Div", ["d", "both"], ["q"], name="div"),
+        helper.make_node("MatMul", ["q", "big"], ["y"], name="matmul"),
+    ]
+    inits = [tensor("both", [3, 4], 1.0, 2.0), tensor("big", [4, 32])]
+    return model(nodes,
+                 [value("x", [3, 4]), value("both", [3, 4])],
+                 [value("y", [3, 32])], inits)
+
+
+def misc():
+    """Sigmoid, Tanh, Dropout (inference), RandomUniform."""
+    nodes = [
+        helper.make_node("Sigmoid", ["x"], ["s"], name="sigmoid"),
+        helper.make_node("Tanh", ["s"], ["t"], name="tanh"),
+        helper.make_node("Dropout", ["t", "ratio"], ["d"], name="dropout"),
+        helper.make_node("RandomUniform", [], ["r"], name="random",
+                         shape=[2, 3], low=-1.0, high=2.0, seed=7.0),
+        helper.make_node("Add", ["d", "r"], ["y"], name="add"),
+    ]
+    inits = [numpy_helper.from_array(np.array(0.25, np.float32), "ratio")]
+    return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])], inits)
+
+
+def unsupported():
+    """Two unsupported operators, and one node downstream of them."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="ok"),
+        helper.make_node("LeakyRelu", ["a"], ["b"], name="leaky"),
+        helper.make_node("Relu", ["b"], ["c"], name="after"),
+        helper.make_node("Erf", ["c"], ["y"], name="erf"),
+    ]
+    return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])])
+
+
+def symbolic():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    return model(nodes, [value("x", ["batch", 3, 4, 4])],
+                 [value("y", ["batch", 3, 4, 4])])
+
+
+def external(write_data):
+    """A 256-element initializer stored in weights.bin next to the model."""
+    w = tensor("w", [16, 16])
+    m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul")],
+              [value("x", [2, 16])], [value("y", [2, 16])], [w])
+    return m, w
+
+
+def not_a_model():
+    """A valid protobuf that also parses as a ModelProto (its field 1 is
+    unknown there, its field 2 a producer_name), but has no graph."""
+    return onnx.StringStringEntryProto(key="hello", value="world")
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    simple = {
+        "conv_bn_relu_gemm": conv_bn_relu_gemm,
+        "auto_pad": auto_pad,
+        "clip6": lambda: clip(6),
+        "clip13": lambda: clip(13),
+        "softmax11": lambda: softmax(11),
+        "softmax13": lambda: softmax(13),
+        "shapes": shapes,
+        "constants": constants,
+        "misc": misc,
+        "unsupported": unsupported,
+        "symbolic": symbolic,
+    }
+    if name in simple:
+        m = simple[name]()
+        onnx.checker.check_model(m)
+        onnx.save(m, out)
+    elif name in ("external", "external_missing"):
+        m, w = external(True)
+        onnx.save_model(m, out, save_as_external_data=True,
+                        all_tensors_to_one_file=True, location="weights.bin",
+                        size_threshold=0)
+        if name == "external_missing":
+            os.remove(os.path.join(os.path.dirname(out), "weights.bin"))
+    elif name == "not_a_model":
+        with open(out, "wb") as f:
+            f.write(not_a_model().SerializeToString())
+    else:
+        sys.exit("unknown model " + name)
+
+
+if __name__ == "__main__":
+    main()
