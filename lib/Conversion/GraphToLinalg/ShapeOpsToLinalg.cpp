@@ -104,8 +104,12 @@ struct ConcatToTensor : OpConversionPattern<ConcatOp> {
     Value result = createEmptyTensor(rewriter, loc, resultType);
     SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
     for (Value input : inputs) {
-      ArrayRef<int64_t> sizes =
-          cast<RankedTensorType>(input.getType()).getShape();
+      auto inputType = cast<RankedTensorType>(input.getType());
+      // An empty input adds nothing, and its slice would start one past the
+      // end of the result, which insert_slice's verifier rejects.
+      if (inputType.getNumElements() == 0)
+        continue;
+      ArrayRef<int64_t> sizes = inputType.getShape();
       result = tensor::InsertSliceOp::create(
           rewriter, loc, input, result,
           getAsIndexOpFoldResult(context, offsets),
