@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -89,6 +90,39 @@ struct DistinctResultBuffersPass
     });
   }
 };
+/// Turns copies between strided views (a tile into its padded buffer, say)
+/// into linalg.copy, which becomes loops that LLVM vectorizes along the
+/// contiguous innermost dimension. finalize-memref-to-llvm would call the
+/// runner library's generic memrefCopy instead, one element at a time.
+/// Copies between contiguous buffers stay memref.copy: they become memcpy.
+struct StridedCopiesToLoopsPass
+    : public PassWrapper<StridedCopiesToLoopsPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesToLoopsPass)
+
+  StringRef getArgument() const final {
+    return "graph-strided-copies-to-loops";
+  }
+  StringRef getDescription() const final {
+    return "Rewrite memref.copy between strided views into linalg.copy";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+
+  void runOnOperation() override {
+    getOperation().walk([](memref::CopyOp copy) {
+      auto source = cast<MemRefType>(copy.getSource().getType());
+      auto target = cast<MemRefType>(copy.getTarget().getType());
+      if (source.getLayout().isIdentity() && target.getLayout().isIdentity())
+        return;
+      OpBuilder builder(copy);
+      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+  }
+};
 } // namespace
 
 void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
@@ -130,6 +164,7 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   // element by element), so that they compute what the fold hooks'
   // std::tanh/std::exp compute; the rest of math goes to LLVM intrinsics.
   pm.addPass(createConvertMathToLibmPass());
+  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
   pm.addPass(createConvertLinalgToLoopsPass());
   // n-D transfers unrolled into 1-D ones, not staged through a stack buffer:
   // an alloca per loop iteration overflows the stack when LLVM does not
