@@ -20,10 +20,13 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -123,13 +126,42 @@ struct StridedCopiesToLoopsPass
     });
   }
 };
+/// Fuses elementwise linalg ops with each other, like upstream's
+/// linalg-fuse-elementwise-ops but without its reshape propagation: moving a
+/// collapse_shape across a generic rewrites the ops around it in more
+/// dimensions (a flatten before a matmul turned the classifier's gemm into an
+/// unvectorized 5-D generic), while a reshape left alone is a free view.
+struct FuseElementwiseOpsPass
+    : public PassWrapper<FuseElementwiseOpsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwiseOpsPass)
+
+  StringRef getArgument() const final { return "graph-fuse-elementwise-ops"; }
+  StringRef getDescription() const final {
+    return "Fuse elementwise linalg ops, without reshape propagation";
+  }
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    // Fusing into a producer with other users would compute it twice.
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->hasOneUse();
+        });
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
 } // namespace
 
 void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   // Graph ops to linalg on tensors; each graph.fused becomes one tiled kernel.
   pm.addPass(createConvertGraphToLinalg());
   pm.addPass(createGraphLowerFused());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(std::make_unique<FuseElementwiseOpsPass>());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -192,6 +224,12 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
 }
 
 void mlir::graph::registerGraphLowerToLLVMPipeline() {
+  // The pipeline's own small steps, registered so that they can be named in
+  // --mlir-print-ir-after and run alone while debugging.
+  PassRegistration<FuseElementwiseOpsPass>();
+  PassRegistration<DistinctResultBuffersPass>();
+  PassRegistration<StridedCopiesToLoopsPass>();
+  PassRegistration<EmitCInterfacePass>();
   PassPipelineRegistration<>(
       "graph-lower-to-llvm",
       "Lower graph ops to the LLVM dialect, runnable by mlir-runner and "

@@ -1,10 +1,10 @@
 // RUN: graph-opt %s --graph-lower-to-llvm \
-// RUN:   --mlir-print-ir-after=linalg-fuse-elementwise-ops -o /dev/null 2>&1 \
+// RUN:   --mlir-print-ir-after=graph-fuse-elementwise-ops -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=FUSED
 // RUN: graph-opt %s --graph-lower-to-llvm | FileCheck %s --check-prefix=LLVM
 
 // Elementwise ops outside fused groups become one loop nest (upstream's
-// elementwise fusion), exp and tanh become the libm calls the fold hooks
+// elementwise fusion patterns), exp and tanh become the libm calls the fold hooks
 // make (expf, tanhf), and the result is written into a caller-allocated
 // out-parameter of a function with a C wrapper.
 
