@@ -48,6 +48,18 @@ func.func @depthwise(%x: tensor<1x16x9x9xf32>, %w: tensor<16x1x3x3xf32>, %b: ten
   return %y : tensor<1x16x9x9xf32>
 }
 
+// depthwise 3x3, pad 1, 32 channels, 16x16: the layout transposes in 16 x 16 blocks
+func.func @depthwise_16x16(%x: tensor<1x32x16x16xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>) -> tensor<1x32x16x16xf32> {
+  %y = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>, groups = 32 : i64} : (tensor<1x32x16x16xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  return %y : tensor<1x32x16x16xf32>
+}
+
+// depthwise 3x3, pad 1, 48 channels: 16-lane channel tiles
+func.func @depthwise_48(%x: tensor<1x48x7x9xf32>, %w: tensor<48x1x3x3xf32>, %b: tensor<48xf32>) -> tensor<1x48x7x9xf32> {
+  %y = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>, groups = 48 : i64} : (tensor<1x48x7x9xf32>, tensor<48x1x3x3xf32>, tensor<48xf32>) -> tensor<1x48x7x9xf32>
+  return %y : tensor<1x48x7x9xf32>
+}
+
 // depthwise 3x3, stride 2, 40 channels
 func.func @depthwise_stride2(%x: tensor<1x40x10x10xf32>, %w: tensor<40x1x3x3xf32>) -> tensor<1x40x5x5xf32> {
   %y = graph.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, groups = 40 : i64} : (tensor<1x40x10x10xf32>, tensor<40x1x3x3xf32>) -> tensor<1x40x5x5xf32>
@@ -516,13 +528,13 @@ func.func @entry() {
   %depthwise_bad = call @check(%depthwise_dyn, %depthwise_e1, %depthwise_e7, %depthwise_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "depthwise: checksums differing from NumPy: "
   vector.print %depthwise_bad : index
-  %depthwise_stride2_x = tensor.generate {
+  %depthwise_16x16_x = tensor.generate {
   ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-    %f1_s = arith.muli %i0, %c40 : index
+    %f1_s = arith.muli %i0, %c32 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %f2_s = arith.muli %f1, %c10 : index
+    %f2_s = arith.muli %f1, %c16 : index
     %f2 = arith.addi %f2_s, %i2 : index
-    %f3_s = arith.muli %f2, %c10 : index
+    %f3_s = arith.muli %f2, %c16 : index
     %f3 = arith.addi %f3_s, %i3 : index
     %m = arith.muli %f3, %c5 : index
     %s = arith.addi %m, %c0 : index
@@ -533,8 +545,8 @@ func.func @entry() {
     %den = arith.constant 8.0 : f32
     %q = arith.divf %v, %den : f32
     tensor.yield %q : f32
-  } : tensor<1x40x10x10xf32>
-  %depthwise_stride2_w = tensor.generate {
+  } : tensor<1x32x16x16xf32>
+  %depthwise_16x16_w = tensor.generate {
   ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
     %f1_s = arith.muli %i0, %c1 : index
     %f1 = arith.addi %f1_s, %i1 : index
@@ -551,13 +563,127 @@ func.func @entry() {
     %den = arith.constant 16.0 : f32
     %q = arith.divf %v, %den : f32
     tensor.yield %q : f32
+  } : tensor<32x1x3x3xf32>
+  %depthwise_16x16_b = tensor.generate {
+  ^bb0(%i0: index):
+    %m = arith.muli %i0, %c11 : index
+    %s = arith.addi %m, %c10 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 8.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
+  } : tensor<32xf32>
+  %depthwise_16x16_y = call @depthwise_16x16(%depthwise_16x16_x, %depthwise_16x16_w, %depthwise_16x16_b) : (tensor<1x32x16x16xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  %depthwise_16x16_flat = tensor.collapse_shape %depthwise_16x16_y [[0, 1, 2, 3]] : tensor<1x32x16x16xf32> into tensor<8192xf32>
+  %depthwise_16x16_dyn = tensor.cast %depthwise_16x16_flat : tensor<8192xf32> to tensor<?xf32>
+  %depthwise_16x16_e1 = arith.constant -147.3359375 : f64
+  %depthwise_16x16_e7 = arith.constant -625.28125 : f64
+  %depthwise_16x16_e13 = arith.constant -981.0 : f64
+  %depthwise_16x16_bad = call @check(%depthwise_16x16_dyn, %depthwise_16x16_e1, %depthwise_16x16_e7, %depthwise_16x16_e13) : (tensor<?xf32>, f64, f64, f64) -> index
+  vector.print str "depthwise_16x16: checksums differing from NumPy: "
+  vector.print %depthwise_16x16_bad : index
+  %depthwise_48_x = tensor.generate {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %f1_s = arith.muli %i0, %c48 : index
+    %f1 = arith.addi %f1_s, %i1 : index
+    %f2_s = arith.muli %f1, %c7 : index
+    %f2 = arith.addi %f2_s, %i2 : index
+    %f3_s = arith.muli %f2, %c9 : index
+    %f3 = arith.addi %f3_s, %i3 : index
+    %m = arith.muli %f3, %c13 : index
+    %s = arith.addi %m, %c15 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 8.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
+  } : tensor<1x48x7x9xf32>
+  %depthwise_48_w = tensor.generate {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %f1_s = arith.muli %i0, %c1 : index
+    %f1 = arith.addi %f1_s, %i1 : index
+    %f2_s = arith.muli %f1, %c3 : index
+    %f2 = arith.addi %f2_s, %i2 : index
+    %f3_s = arith.muli %f2, %c3 : index
+    %f3 = arith.addi %f3_s, %i3 : index
+    %m = arith.muli %f3, %c2 : index
+    %s = arith.addi %m, %c3 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 16.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
+  } : tensor<48x1x3x3xf32>
+  %depthwise_48_b = tensor.generate {
+  ^bb0(%i0: index):
+    %m = arith.muli %i0, %c4 : index
+    %s = arith.addi %m, %c8 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 8.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
+  } : tensor<48xf32>
+  %depthwise_48_y = call @depthwise_48(%depthwise_48_x, %depthwise_48_w, %depthwise_48_b) : (tensor<1x48x7x9xf32>, tensor<48x1x3x3xf32>, tensor<48xf32>) -> tensor<1x48x7x9xf32>
+  %depthwise_48_flat = tensor.collapse_shape %depthwise_48_y [[0, 1, 2, 3]] : tensor<1x48x7x9xf32> into tensor<3024xf32>
+  %depthwise_48_dyn = tensor.cast %depthwise_48_flat : tensor<3024xf32> to tensor<?xf32>
+  %depthwise_48_e1 = arith.constant 37.578125 : f64
+  %depthwise_48_e7 = arith.constant 159.296875 : f64
+  %depthwise_48_e13 = arith.constant 240.0546875 : f64
+  %depthwise_48_bad = call @check(%depthwise_48_dyn, %depthwise_48_e1, %depthwise_48_e7, %depthwise_48_e13) : (tensor<?xf32>, f64, f64, f64) -> index
+  vector.print str "depthwise_48: checksums differing from NumPy: "
+  vector.print %depthwise_48_bad : index
+  %depthwise_stride2_x = tensor.generate {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %f1_s = arith.muli %i0, %c40 : index
+    %f1 = arith.addi %f1_s, %i1 : index
+    %f2_s = arith.muli %f1, %c10 : index
+    %f2 = arith.addi %f2_s, %i2 : index
+    %f3_s = arith.muli %f2, %c10 : index
+    %f3 = arith.addi %f3_s, %i3 : index
+    %m = arith.muli %f3, %c6 : index
+    %s = arith.addi %m, %c13 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 8.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
+  } : tensor<1x40x10x10xf32>
+  %depthwise_stride2_w = tensor.generate {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %f1_s = arith.muli %i0, %c1 : index
+    %f1 = arith.addi %f1_s, %i1 : index
+    %f2_s = arith.muli %f1, %c3 : index
+    %f2 = arith.addi %f2_s, %i2 : index
+    %f3_s = arith.muli %f2, %c3 : index
+    %f3 = arith.addi %f3_s, %i3 : index
+    %m = arith.muli %f3, %c3 : index
+    %s = arith.addi %m, %c1 : index
+    %r = arith.remui %s, %c17 : index
+    %c = arith.subi %r, %c8 : index
+    %ci = arith.index_cast %c : index to i32
+    %v = arith.sitofp %ci : i32 to f32
+    %den = arith.constant 16.0 : f32
+    %q = arith.divf %v, %den : f32
+    tensor.yield %q : f32
   } : tensor<40x1x3x3xf32>
   %depthwise_stride2_y = call @depthwise_stride2(%depthwise_stride2_x, %depthwise_stride2_w) : (tensor<1x40x10x10xf32>, tensor<40x1x3x3xf32>) -> tensor<1x40x5x5xf32>
   %depthwise_stride2_flat = tensor.collapse_shape %depthwise_stride2_y [[0, 1, 2, 3]] : tensor<1x40x5x5xf32> into tensor<1000xf32>
   %depthwise_stride2_dyn = tensor.cast %depthwise_stride2_flat : tensor<1000xf32> to tensor<?xf32>
-  %depthwise_stride2_e1 = arith.constant -8.0546875 : f64
-  %depthwise_stride2_e7 = arith.constant 63.875 : f64
-  %depthwise_stride2_e13 = arith.constant -63.265625 : f64
+  %depthwise_stride2_e1 = arith.constant -6.734375 : f64
+  %depthwise_stride2_e7 = arith.constant -35.9609375 : f64
+  %depthwise_stride2_e13 = arith.constant -65.8046875 : f64
   %depthwise_stride2_bad = call @check(%depthwise_stride2_dyn, %depthwise_stride2_e1, %depthwise_stride2_e7, %depthwise_stride2_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "depthwise_stride2: checksums differing from NumPy: "
   vector.print %depthwise_stride2_bad : index
@@ -569,8 +695,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c6 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c11 : index
-    %s = arith.addi %m, %c10 : index
+    %m = arith.muli %f3, %c5 : index
+    %s = arith.addi %m, %c6 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -587,8 +713,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c3 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c13 : index
-    %s = arith.addi %m, %c15 : index
+    %m = arith.muli %f3, %c7 : index
+    %s = arith.addi %m, %c11 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -599,8 +725,8 @@ func.func @entry() {
   } : tensor<8x4x3x3xf32>
   %grouped_b = tensor.generate {
   ^bb0(%i0: index):
-    %m = arith.muli %i0, %c2 : index
-    %s = arith.addi %m, %c3 : index
+    %m = arith.muli %i0, %c11 : index
+    %s = arith.addi %m, %c16 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -612,9 +738,9 @@ func.func @entry() {
   %grouped_y = call @grouped(%grouped_x, %grouped_w, %grouped_b) : (tensor<1x8x6x6xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
   %grouped_flat = tensor.collapse_shape %grouped_y [[0, 1, 2, 3]] : tensor<1x8x4x4xf32> into tensor<128xf32>
   %grouped_dyn = tensor.cast %grouped_flat : tensor<128xf32> to tensor<?xf32>
-  %grouped_e1 = arith.constant 2.4375 : f64
-  %grouped_e7 = arith.constant 1.375 : f64
-  %grouped_e13 = arith.constant 17.015625 : f64
+  %grouped_e1 = arith.constant 29.7109375 : f64
+  %grouped_e7 = arith.constant 130.3359375 : f64
+  %grouped_e13 = arith.constant 245.1015625 : f64
   %grouped_bad = call @check(%grouped_dyn, %grouped_e1, %grouped_e7, %grouped_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "grouped: checksums differing from NumPy: "
   vector.print %grouped_bad : index
@@ -622,8 +748,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c13 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c4 : index
-    %s = arith.addi %m, %c8 : index
+    %m = arith.muli %f1, %c13 : index
+    %s = arith.addi %m, %c4 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -636,8 +762,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c5 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c6 : index
-    %s = arith.addi %m, %c13 : index
+    %m = arith.muli %f1, %c2 : index
+    %s = arith.addi %m, %c9 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -649,9 +775,9 @@ func.func @entry() {
   %matmul_odd_y = call @matmul_odd(%matmul_odd_a, %matmul_odd_b) : (tensor<7x13xf32>, tensor<13x5xf32>) -> tensor<7x5xf32>
   %matmul_odd_flat = tensor.collapse_shape %matmul_odd_y [[0, 1]] : tensor<7x5xf32> into tensor<35xf32>
   %matmul_odd_dyn = tensor.cast %matmul_odd_flat : tensor<35xf32> to tensor<?xf32>
-  %matmul_odd_e1 = arith.constant 2.9453125 : f64
-  %matmul_odd_e7 = arith.constant 21.359375 : f64
-  %matmul_odd_e13 = arith.constant 25.46875 : f64
+  %matmul_odd_e1 = arith.constant -0.015625 : f64
+  %matmul_odd_e7 = arith.constant -7.203125 : f64
+  %matmul_odd_e13 = arith.constant -14.4765625 : f64
   %matmul_odd_bad = call @check(%matmul_odd_dyn, %matmul_odd_e1, %matmul_odd_e7, %matmul_odd_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "matmul_odd: checksums differing from NumPy: "
   vector.print %matmul_odd_bad : index
@@ -659,8 +785,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c24 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c3 : index
-    %s = arith.addi %m, %c1 : index
+    %m = arith.muli %f1, %c4 : index
+    %s = arith.addi %m, %c14 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -673,8 +799,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c64 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c5 : index
-    %s = arith.addi %m, %c6 : index
+    %m = arith.muli %f1, %c6 : index
+    %s = arith.addi %m, %c2 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -686,9 +812,9 @@ func.func @entry() {
   %matmul_tiles_y = call @matmul_tiles(%matmul_tiles_a, %matmul_tiles_b) : (tensor<16x24xf32>, tensor<24x64xf32>) -> tensor<16x64xf32>
   %matmul_tiles_flat = tensor.collapse_shape %matmul_tiles_y [[0, 1]] : tensor<16x64xf32> into tensor<1024xf32>
   %matmul_tiles_dyn = tensor.cast %matmul_tiles_flat : tensor<1024xf32> to tensor<?xf32>
-  %matmul_tiles_e1 = arith.constant -2.90625 : f64
-  %matmul_tiles_e7 = arith.constant -235.4765625 : f64
-  %matmul_tiles_e13 = arith.constant -101.8984375 : f64
+  %matmul_tiles_e1 = arith.constant 2.5625 : f64
+  %matmul_tiles_e7 = arith.constant -38.21875 : f64
+  %matmul_tiles_e13 = arith.constant -29.5859375 : f64
   %matmul_tiles_bad = call @check(%matmul_tiles_dyn, %matmul_tiles_e1, %matmul_tiles_e7, %matmul_tiles_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "matmul_tiles: checksums differing from NumPy: "
   vector.print %matmul_tiles_bad : index
@@ -696,8 +822,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c40 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c7 : index
-    %s = arith.addi %m, %c11 : index
+    %m = arith.muli %f1, %c3 : index
+    %s = arith.addi %m, %c7 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -710,8 +836,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c48 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c11 : index
-    %s = arith.addi %m, %c16 : index
+    %m = arith.muli %f1, %c5 : index
+    %s = arith.addi %m, %c12 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -723,9 +849,9 @@ func.func @entry() {
   %matmul_mixed_y = call @matmul_mixed(%matmul_mixed_a, %matmul_mixed_b) : (tensor<9x40xf32>, tensor<40x48xf32>) -> tensor<9x48xf32>
   %matmul_mixed_flat = tensor.collapse_shape %matmul_mixed_y [[0, 1]] : tensor<9x48xf32> into tensor<432xf32>
   %matmul_mixed_dyn = tensor.cast %matmul_mixed_flat : tensor<432xf32> to tensor<?xf32>
-  %matmul_mixed_e1 = arith.constant 7.9453125 : f64
-  %matmul_mixed_e7 = arith.constant 33.0078125 : f64
-  %matmul_mixed_e13 = arith.constant 44.1328125 : f64
+  %matmul_mixed_e1 = arith.constant -1.421875 : f64
+  %matmul_mixed_e7 = arith.constant 22.953125 : f64
+  %matmul_mixed_e13 = arith.constant -21.8203125 : f64
   %matmul_mixed_bad = call @check(%matmul_mixed_dyn, %matmul_mixed_e1, %matmul_mixed_e7, %matmul_mixed_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "matmul_mixed: checksums differing from NumPy: "
   vector.print %matmul_mixed_bad : index
@@ -733,8 +859,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c20 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c13 : index
-    %s = arith.addi %m, %c4 : index
+    %m = arith.muli %f1, %c7 : index
+    %s = arith.addi %m, %c0 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -747,8 +873,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c20 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c2 : index
-    %s = arith.addi %m, %c9 : index
+    %m = arith.muli %f1, %c11 : index
+    %s = arith.addi %m, %c5 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -759,8 +885,8 @@ func.func @entry() {
   } : tensor<18x20xf32>
   %gemm_trans_b_c = tensor.generate {
   ^bb0(%i0: index):
-    %m = arith.muli %i0, %c4 : index
-    %s = arith.addi %m, %c14 : index
+    %m = arith.muli %i0, %c13 : index
+    %s = arith.addi %m, %c10 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -772,9 +898,9 @@ func.func @entry() {
   %gemm_trans_b_y = call @gemm_trans_b(%gemm_trans_b_a, %gemm_trans_b_b, %gemm_trans_b_c) : (tensor<6x20xf32>, tensor<18x20xf32>, tensor<18xf32>) -> tensor<6x18xf32>
   %gemm_trans_b_flat = tensor.collapse_shape %gemm_trans_b_y [[0, 1]] : tensor<6x18xf32> into tensor<108xf32>
   %gemm_trans_b_dyn = tensor.cast %gemm_trans_b_flat : tensor<108xf32> to tensor<?xf32>
-  %gemm_trans_b_e1 = arith.constant 8.9765625 : f64
-  %gemm_trans_b_e7 = arith.constant 24.4609375 : f64
-  %gemm_trans_b_e13 = arith.constant 65.9296875 : f64
+  %gemm_trans_b_e1 = arith.constant 2.57421875 : f64
+  %gemm_trans_b_e7 = arith.constant 3.05859375 : f64
+  %gemm_trans_b_e13 = arith.constant -9.54296875 : f64
   %gemm_trans_b_bad = call @check(%gemm_trans_b_dyn, %gemm_trans_b_e1, %gemm_trans_b_e7, %gemm_trans_b_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "gemm_trans_b: checksums differing from NumPy: "
   vector.print %gemm_trans_b_bad : index
@@ -782,8 +908,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c6 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c6 : index
-    %s = arith.addi %m, %c2 : index
+    %m = arith.muli %f1, %c2 : index
+    %s = arith.addi %m, %c15 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -796,8 +922,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c18 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c3 : index
-    %s = arith.addi %m, %c7 : index
+    %m = arith.muli %f1, %c4 : index
+    %s = arith.addi %m, %c3 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -809,9 +935,9 @@ func.func @entry() {
   %gemm_trans_a_y = call @gemm_trans_a(%gemm_trans_a_a, %gemm_trans_a_b) : (tensor<20x6xf32>, tensor<20x18xf32>) -> tensor<6x18xf32>
   %gemm_trans_a_flat = tensor.collapse_shape %gemm_trans_a_y [[0, 1]] : tensor<6x18xf32> into tensor<108xf32>
   %gemm_trans_a_dyn = tensor.cast %gemm_trans_a_flat : tensor<108xf32> to tensor<?xf32>
-  %gemm_trans_a_e1 = arith.constant -0.9921875 : f64
-  %gemm_trans_a_e7 = arith.constant -16.0 : f64
-  %gemm_trans_a_e13 = arith.constant -0.4609375 : f64
+  %gemm_trans_a_e1 = arith.constant -0.734375 : f64
+  %gemm_trans_a_e7 = arith.constant 48.8984375 : f64
+  %gemm_trans_a_e13 = arith.constant 6.421875 : f64
   %gemm_trans_a_bad = call @check(%gemm_trans_a_dyn, %gemm_trans_a_e1, %gemm_trans_a_e7, %gemm_trans_a_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "gemm_trans_a: checksums differing from NumPy: "
   vector.print %gemm_trans_a_bad : index
@@ -823,8 +949,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c16 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c5 : index
-    %s = arith.addi %m, %c12 : index
+    %m = arith.muli %f3, %c6 : index
+    %s = arith.addi %m, %c8 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -841,8 +967,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c3 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c7 : index
-    %s = arith.addi %m, %c0 : index
+    %m = arith.muli %f3, %c3 : index
+    %s = arith.addi %m, %c13 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -853,8 +979,8 @@ func.func @entry() {
   } : tensor<16x8x3x3xf32>
   %fused_conv_relu_b = tensor.generate {
   ^bb0(%i0: index):
-    %m = arith.muli %i0, %c11 : index
-    %s = arith.addi %m, %c5 : index
+    %m = arith.muli %i0, %c5 : index
+    %s = arith.addi %m, %c1 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -866,9 +992,9 @@ func.func @entry() {
   %fused_conv_relu_y = call @fused_conv_relu(%fused_conv_relu_x, %fused_conv_relu_w, %fused_conv_relu_b) : (tensor<1x8x16x16xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
   %fused_conv_relu_flat = tensor.collapse_shape %fused_conv_relu_y [[0, 1, 2, 3]] : tensor<1x16x16x16xf32> into tensor<4096xf32>
   %fused_conv_relu_dyn = tensor.cast %fused_conv_relu_flat : tensor<4096xf32> to tensor<?xf32>
-  %fused_conv_relu_e1 = arith.constant 2517.390625 : f64
-  %fused_conv_relu_e7 = arith.constant 10143.6015625 : f64
-  %fused_conv_relu_e13 = arith.constant 17562.7578125 : f64
+  %fused_conv_relu_e1 = arith.constant 1831.484375 : f64
+  %fused_conv_relu_e7 = arith.constant 7296.6953125 : f64
+  %fused_conv_relu_e13 = arith.constant 12851.5390625 : f64
   %fused_conv_relu_bad = call @check(%fused_conv_relu_dyn, %fused_conv_relu_e1, %fused_conv_relu_e7, %fused_conv_relu_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "fused_conv_relu: checksums differing from NumPy: "
   vector.print %fused_conv_relu_bad : index
@@ -876,8 +1002,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c16 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c13 : index
-    %s = arith.addi %m, %c10 : index
+    %m = arith.muli %f1, %c7 : index
+    %s = arith.addi %m, %c6 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -890,8 +1016,8 @@ func.func @entry() {
   ^bb0(%i0: index, %i1: index):
     %f1_s = arith.muli %i0, %c32 : index
     %f1 = arith.addi %f1_s, %i1 : index
-    %m = arith.muli %f1, %c2 : index
-    %s = arith.addi %m, %c15 : index
+    %m = arith.muli %f1, %c11 : index
+    %s = arith.addi %m, %c11 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -902,8 +1028,8 @@ func.func @entry() {
   } : tensor<16x32xf32>
   %fused_matmul_add_c = tensor.generate {
   ^bb0(%i0: index):
-    %m = arith.muli %i0, %c4 : index
-    %s = arith.addi %m, %c3 : index
+    %m = arith.muli %i0, %c13 : index
+    %s = arith.addi %m, %c16 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -915,9 +1041,9 @@ func.func @entry() {
   %fused_matmul_add_y = call @fused_matmul_add(%fused_matmul_add_a, %fused_matmul_add_b, %fused_matmul_add_c) : (tensor<12x16xf32>, tensor<16x32xf32>, tensor<32xf32>) -> tensor<12x32xf32>
   %fused_matmul_add_flat = tensor.collapse_shape %fused_matmul_add_y [[0, 1]] : tensor<12x32xf32> into tensor<384xf32>
   %fused_matmul_add_dyn = tensor.cast %fused_matmul_add_flat : tensor<384xf32> to tensor<?xf32>
-  %fused_matmul_add_e1 = arith.constant -19.1640625 : f64
-  %fused_matmul_add_e7 = arith.constant -90.515625 : f64
-  %fused_matmul_add_e13 = arith.constant -155.09375 : f64
+  %fused_matmul_add_e1 = arith.constant 10.1953125 : f64
+  %fused_matmul_add_e7 = arith.constant 19.921875 : f64
+  %fused_matmul_add_e13 = arith.constant 51.328125 : f64
   %fused_matmul_add_bad = call @check(%fused_matmul_add_dyn, %fused_matmul_add_e1, %fused_matmul_add_e7, %fused_matmul_add_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "fused_matmul_add: checksums differing from NumPy: "
   vector.print %fused_matmul_add_bad : index
@@ -929,8 +1055,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c20 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c6 : index
-    %s = arith.addi %m, %c8 : index
+    %m = arith.muli %f3, %c2 : index
+    %s = arith.addi %m, %c4 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -947,8 +1073,8 @@ func.func @entry() {
     %f2 = arith.addi %f2_s, %i2 : index
     %f3_s = arith.muli %f2, %c1 : index
     %f3 = arith.addi %f3_s, %i3 : index
-    %m = arith.muli %f3, %c3 : index
-    %s = arith.addi %m, %c13 : index
+    %m = arith.muli %f3, %c4 : index
+    %s = arith.addi %m, %c9 : index
     %r = arith.remui %s, %c17 : index
     %c = arith.subi %r, %c8 : index
     %ci = arith.index_cast %c : index to i32
@@ -960,9 +1086,9 @@ func.func @entry() {
   %elementwise_y = call @elementwise(%elementwise_x, %elementwise_s) : (tensor<1x16x9x20xf32>, tensor<1x16x1x1xf32>) -> tensor<1x16x9x20xf32>
   %elementwise_flat = tensor.collapse_shape %elementwise_y [[0, 1, 2, 3]] : tensor<1x16x9x20xf32> into tensor<2880xf32>
   %elementwise_dyn = tensor.cast %elementwise_flat : tensor<2880xf32> to tensor<?xf32>
-  %elementwise_e1 = arith.constant 772.84375 : f64
-  %elementwise_e7 = arith.constant 3094.46875 : f64
-  %elementwise_e13 = arith.constant 5396.484375 : f64
+  %elementwise_e1 = arith.constant 742.171875 : f64
+  %elementwise_e7 = arith.constant 2942.953125 : f64
+  %elementwise_e13 = arith.constant 5209.46875 : f64
   %elementwise_bad = call @check(%elementwise_dyn, %elementwise_e1, %elementwise_e7, %elementwise_e13) : (tensor<?xf32>, f64, f64, f64) -> index
   vector.print str "elementwise: checksums differing from NumPy: "
   vector.print %elementwise_bad : index
@@ -975,6 +1101,8 @@ func.func @entry() {
 // CHECK: conv_1x1_stride2: checksums differing from NumPy: 0
 // CHECK: conv_5x5_dilated: checksums differing from NumPy: 0
 // CHECK: depthwise: checksums differing from NumPy: 0
+// CHECK: depthwise_16x16: checksums differing from NumPy: 0
+// CHECK: depthwise_48: checksums differing from NumPy: 0
 // CHECK: depthwise_stride2: checksums differing from NumPy: 0
 // CHECK: grouped: checksums differing from NumPy: 0
 // CHECK: matmul_odd: checksums differing from NumPy: 0

@@ -65,6 +65,22 @@ func.func @depthwise(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3x32xf32>,
   return %0 : tensor<1x8x16x32xf32>
 }
 
+// 48 channels, which 32 does not divide, in tiles of whole 16-lane vectors
+// rather than 24 lanes (one and a half).
+// CHECK-LABEL: func.func @depthwise_48
+// CHECK-NOT: linalg.depthwise
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x48xf32>, vector<8x16xf32>
+// CHECK: vector.fma {{.*}} : vector<8x16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<1x8x16x48xf32>
+func.func @depthwise_48(%x: tensor<1x10x18x48xf32>, %w: tensor<3x3x48xf32>,
+                        %init: tensor<1x8x16x48xf32>) -> tensor<1x8x16x48xf32> {
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x10x18x48xf32>, tensor<3x3x48xf32>)
+    outs(%init : tensor<1x8x16x48xf32>) -> tensor<1x8x16x48xf32>
+  return %0 : tensor<1x8x16x48xf32>
+}
+
 // Matmul: 8 x 32 tiles, K in steps of 8.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.matmul
@@ -101,4 +117,49 @@ func.func @elementwise(%x: tensor<1x4x6x40xf32>, %b: tensor<4xf32>) -> tensor<1x
     linalg.yield %s : f32
   } -> tensor<1x4x6x40xf32>
   return %0 : tensor<1x4x6x40xf32>
+}
+
+// The layout transposes around convolutions: 16 x 16 blocks, read as 16 rows
+// of the input and transposed by shuffles of whole vectors.
+// CHECK-LABEL: func.func @transpose_to_nhwc
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.transfer_read {{.*}} : tensor<1x32x2x16xf32>, vector<16x1x16xf32>
+// CHECK-COUNT-64: vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<1x2x16x32xf32>
+func.func @transpose_to_nhwc(%x: tensor<1x32x2x16xf32>) -> tensor<1x2x16x32xf32> {
+  %init = tensor.empty() : tensor<1x2x16x32xf32>
+  %0 = linalg.transpose ins(%x : tensor<1x32x2x16xf32>)
+    outs(%init : tensor<1x2x16x32xf32>) permutation = [0, 2, 3, 1]
+  return %0 : tensor<1x2x16x32xf32>
+}
+
+// Sizes that 16 does not divide get the largest blocks that divide them,
+// 12 x 7 here, transposed by one shuffle; the rows of a halo slice, of
+// dynamic height, one at a time.
+// CHECK-LABEL: func.func @transpose_halo
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for {{.*}} step %c1
+// CHECK: scf.for {{.*}} step %c12
+// CHECK: vector.transfer_read {{.*}} : tensor<1x24x?x7xf32>, vector<12x1x7xf32>
+// CHECK: vector.shuffle {{.*}} : vector<84xf32>, vector<84xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<7x12xf32>, tensor<1x?x7x24xf32>
+func.func @transpose_halo(%x: tensor<1x24x?x7xf32>,
+                          %init: tensor<1x?x7x24xf32>) -> tensor<1x?x7x24xf32> {
+  %0 = linalg.transpose ins(%x : tensor<1x24x?x7xf32>)
+    outs(%init : tensor<1x?x7x24xf32>) permutation = [0, 2, 3, 1]
+  return %0 : tensor<1x?x7x24xf32>
+}
+
+// A transpose that keeps the innermost dimension moves whole rows: it stays
+// a copy loop.
+// CHECK-LABEL: func.func @transpose_inner_kept
+// CHECK: linalg.transpose
+func.func @transpose_inner_kept(%x: tensor<4x8x16xf32>) -> tensor<8x4x16xf32> {
+  %init = tensor.empty() : tensor<8x4x16xf32>
+  %0 = linalg.transpose ins(%x : tensor<4x8x16xf32>)
+    outs(%init : tensor<8x4x16xf32>) permutation = [1, 0, 2]
+  return %0 : tensor<8x4x16xf32>
 }

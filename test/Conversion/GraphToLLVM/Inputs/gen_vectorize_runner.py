@@ -122,6 +122,12 @@ conv_case("conv_5x5_dilated", "batch 2, 5x5 kernel, dilation [2, 1], asymmetric 
 conv_case("depthwise", "depthwise 3x3, pad 1, 16 channels",
           dyadic((1, 16, 9, 9), 8), dyadic((16, 1, 3, 3), 16), dyadic((16,), 8),
           padding=(1, 1, 1, 1), groups=16)
+conv_case("depthwise_16x16", "depthwise 3x3, pad 1, 32 channels, 16x16: the layout transposes in 16 x 16 blocks",
+          dyadic((1, 32, 16, 16), 8), dyadic((32, 1, 3, 3), 16), dyadic((32,), 8),
+          padding=(1, 1, 1, 1), groups=32)
+conv_case("depthwise_48", "depthwise 3x3, pad 1, 48 channels: 16-lane channel tiles",
+          dyadic((1, 48, 7, 9), 8), dyadic((48, 1, 3, 3), 16), dyadic((48,), 8),
+          padding=(1, 1, 1, 1), groups=48)
 conv_case("depthwise_stride2", "depthwise 3x3, stride 2, 40 channels",
           dyadic((1, 40, 10, 10), 8), dyadic((40, 1, 3, 3), 16), None,
           strides=(2, 2), padding=(1, 1, 1, 1), groups=40)
