@@ -15,22 +15,6 @@
 using namespace mlir;
 using namespace mlir::graph::onnx_import;
 
-std::optional<SmallVector<int64_t>>
-mlir::graph::onnx_import::broadcastShapes(ArrayRef<int64_t> lhs,
-                                          ArrayRef<int64_t> rhs) {
-  size_t rank = std::max(lhs.size(), rhs.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    // Aligned from the right; a missing dimension acts as 1.
-    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
-    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
-    if (l != r && l != 1 && r != 1)
-      return std::nullopt;
-    result[i] = l == 1 ? r : l;
-  }
-  return result;
-}
-
 int64_t mlir::graph::onnx_import::getEffectiveKernel(int64_t kernel,
                                                      int64_t dilation) {
   return dilation * (kernel - 1) + 1;

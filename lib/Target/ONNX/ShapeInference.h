@@ -19,13 +19,14 @@
 #include <string>
 #include <utility>
 
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+
 namespace mlir {
 namespace graph {
 namespace onnx_import {
 
-/// The NumPy broadcast of two shapes, or nullopt when they do not broadcast.
-std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
-                                                    ArrayRef<int64_t> rhs);
+/// NumPy broadcasting of two shapes: the dialect's own rule.
+using reference::broadcastShapes;
 
 /// The extent of a dilated window: dilation * (kernel - 1) + 1.
 int64_t getEffectiveKernel(int64_t kernel, int64_t dilation);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -275,18 +276,13 @@ static LogicalResult verifyBroadcastOp(Operation *op) {
     return failure();
   ArrayRef<int64_t> lhs = shapeOf(op->getOperand(0));
   ArrayRef<int64_t> rhs = shapeOf(op->getOperand(1));
-  // Align from the right; a dimension missing on one side counts as 1.
-  SmallVector<int64_t> shape(std::max(lhs.size(), rhs.size()));
-  for (size_t i = 0; i < shape.size(); ++i) {
-    int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
-    int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
-    if (l != r && l != 1 && r != 1)
-      return op->emitOpError() << "operands 'lhs' of shape " << formatShape(lhs)
-                               << " and 'rhs' of shape " << formatShape(rhs)
-                               << " do not broadcast";
-    shape[shape.size() - 1 - i] = l == 1 ? r : l;
-  }
-  return checkResultShape(op, shape);
+  std::optional<SmallVector<int64_t>> shape =
+      reference::broadcastShapes(lhs, rhs);
+  if (!shape)
+    return op->emitOpError()
+           << "operands 'lhs' of shape " << formatShape(lhs)
+           << " and 'rhs' of shape " << formatShape(rhs) << " do not broadcast";
+  return checkResultShape(op, *shape);
 }
 
 LogicalResult AddOp::verify() { return verifyBroadcastOp(*this); }
