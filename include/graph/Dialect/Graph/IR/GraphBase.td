@@ -32,6 +32,14 @@ def Graph_Dialect : Dialect {
 // or fused.
 def Graph_RNGResource : Resource<"::mlir::graph::RNGResource">;
 
+// An op whose every output element depends only on the input elements at the
+// same index (after NumPy broadcasting), the values of per-channel parameters
+// included: relu, add, batch_norm, ... Fusion groups chains of such ops into
+// one loop nest, so a new op that computes this way carries the trait.
+def Graph_Elementwise : NativeOpTrait<"ElementwiseTrait"> {
+  let cppNamespace = "::mlir::graph::trait";
+}
+
 class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic, traits>;
 

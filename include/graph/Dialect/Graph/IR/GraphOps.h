@@ -25,6 +25,18 @@ struct RNGResource : public SideEffects::Resource::Base<RNGResource> {
   StringRef getName() final { return "graph.rng"; }
 };
 
+namespace trait {
+/// Marks the elementwise ops (GraphBase.td, `Graph_Elementwise`).
+template <typename ConcreteType>
+class ElementwiseTrait
+    : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseTrait> {};
+} // namespace trait
+
+/// Whether `op` is an elementwise graph op.
+inline bool isElementwise(Operation *op) {
+  return op->hasTrait<trait::ElementwiseTrait>();
+}
+
 } // namespace graph
 } // namespace mlir
 

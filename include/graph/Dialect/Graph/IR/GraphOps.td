@@ -29,7 +29,8 @@ class Graph_ComputeOp<string mnemonic, list<Trait> traits = []>
 // y = f(x), elementwise, same type in and out.
 class Graph_UnaryOp<string mnemonic, list<Trait> traits = []>
     : Graph_ComputeOp<mnemonic,
-                      !listconcat([AllTypesMatch<["x", "output"]>], traits)> {
+                      !listconcat([Graph_Elementwise,
+                                   AllTypesMatch<["x", "output"]>], traits)> {
   let arguments = (ins AnyTensor:$x);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$x attr-dict `:` type($x)";
@@ -37,7 +38,7 @@ class Graph_UnaryOp<string mnemonic, list<Trait> traits = []>
 
 // z = lhs (op) rhs, elementwise with NumPy broadcasting.
 class Graph_BinaryOp<string mnemonic, string expr>
-    : Graph_ComputeOp<mnemonic> {
+    : Graph_ComputeOp<mnemonic, [Graph_Elementwise]> {
   let summary = "elementwise " # expr # " with NumPy broadcasting";
   let description = [{
     Computes `}] # expr # [{` element by element. The operand shapes are
@@ -100,7 +101,7 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
   }];
 }
 
-def Graph_BatchNormOp : Graph_ComputeOp<"batch_norm"> {
+def Graph_BatchNormOp : Graph_ComputeOp<"batch_norm", [Graph_Elementwise]> {
   let summary = "inference-mode batch normalization over dimension 1";
   let description = [{
     `output = (input - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] +
@@ -126,7 +127,8 @@ def Graph_ReluOp : Graph_UnaryOp<"relu"> {
 }
 
 def Graph_ClipOp : Graph_ComputeOp<"clip",
-                                   [AllTypesMatch<["x", "output"]>]> {
+                                   [Graph_Elementwise,
+                                    AllTypesMatch<["x", "output"]>]> {
   let summary = "min(max(x, min), max); NaN stays NaN";
   let description = [{
     Clamps every element into `[min, max]`. ReLU6 is `min = 0`, `max = 6`.
@@ -269,7 +271,8 @@ def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
 }
 
 def Graph_SoftmaxOp : Graph_ComputeOp<"softmax",
-                                      [AllTypesMatch<["x", "output"]>]> {
+                                      [Graph_Elementwise,
+                                    AllTypesMatch<["x", "output"]>]> {
   let summary = "softmax along `axis`, with the maximum subtracted first";
   let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs AnyTensor:$output);
