@@ -127,15 +127,15 @@ static Style getStyle(const Node &node) {
 static const char *getKindClass(NodeKind kind) {
   switch (kind) {
   case NodeKind::Input:
-    return "k-input";
+    return "k_input";
   case NodeKind::Output:
-    return "k-output";
+    return "k_output";
   case NodeKind::Op:
-    return "opnode k-op";
+    return "opnode k_op";
   case NodeKind::Constant:
-    return "opnode k-const";
+    return "opnode k_const";
   case NodeKind::Fused:
-    return "opnode k-fused";
+    return "opnode k_fused";
   }
   return "";
 }
@@ -143,19 +143,19 @@ static const char *getKindClass(NodeKind kind) {
 static std::string getMarkClasses(const Node &node) {
   std::string classes;
   if (node.isNew)
-    classes += " m-new";
+    classes += " m_new";
   switch (node.change) {
   case Change::Fold:
-    classes += " m-fold";
+    classes += " m_fold";
     break;
   case Change::Fuse:
-    classes += " m-fuse";
+    classes += " m_fuse";
     break;
   case Change::Erase:
-    classes += " m-erase";
+    classes += " m_erase";
     break;
   case Change::Rewrite:
-    classes += " m-rewrite";
+    classes += " m_rewrite";
     break;
   case Change::None:
     break;

@@ -96,7 +96,7 @@ section.step[hidden] { display: none; }
 .view[hidden] { display: none; }
 .view.dragging { cursor: grabbing; }
 .view svg { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
-.view g.fusedgroup, .view g.k-fused { cursor: pointer; }
+.view g.fusedgroup, .view g.k_fused { cursor: pointer; }
 aside { width: 340px; border-left: 1px solid #ddd; padding: 10px 12px; overflow: auto; background: #fff; font-size: 13px; }
 aside p { margin: 4px 0 8px; }
 aside ul { margin: 4px 0 8px; padding-left: 18px; }
@@ -219,7 +219,7 @@ static const char *kScript = R"js(
       // A click on a fused group opens or closes the groups.
       if (clicked) {
         const hit = document.elementsFromPoint(event.clientX, event.clientY)
-          .find((element) => element.closest && element.closest('g.fusedgroup, g.k-fused'));
+          .find((element) => element.closest && element.closest('g.fusedgroup, g.k_fused'));
         if (hit) { collapse.checked = !collapse.checked; showViews(); fit(); }
       }
     });
@@ -444,7 +444,7 @@ llvm::Error mlir::graph::viz::writeHtmlPage(ArrayRef<Step> steps,
       DotOptions options;
       options.collapseFused = collapse;
       options.idPrefix =
-          "s" + std::to_string(index) + (collapse ? "c" : "e") + "-";
+          "s" + std::to_string(index) + (collapse ? "c" : "e") + "_";
       options.edgeLabels = step.nodes.size() <= kMaxNodesWithEdgeLabels;
       std::string dot;
       llvm::raw_string_ostream os(dot);

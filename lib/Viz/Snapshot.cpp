@@ -149,13 +149,13 @@ static std::string formatShape(Type type) {
 static std::string formatFloat(float value) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << llvm::format("%g", static_cast<double>(value));
+  os << llvm::format("%.4g", static_cast<double>(value));
   return text;
 }
 
 /// A constant's value, if it is small enough to read in a box.
 static std::string formatValue(ElementsAttr value) {
-  constexpr int64_t kMaxShown = 6;
+  constexpr int64_t kMaxShown = 4;
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
     return "";

@@ -208,7 +208,7 @@ JSON.stringify(Array.from(document.querySelectorAll('section.step')).map(s => {
     ops: +s.dataset.ops,
     boxes: s.querySelectorAll('.view.collapsed svg g.node.opnode').length,
     fusedBoxes: Array.from(s.querySelectorAll(
-        '.view.collapsed svg g.node.k-fused')).map(firstText),
+        '.view.collapsed svg g.node.k_fused')).map(firstText),
     fusedClusters: Array.from(s.querySelectorAll(
         '.view.expanded svg g.cluster.fusedgroup')).map(firstText),
     opsTable: opsTable,
