@@ -45,6 +45,24 @@ static std::string escape(StringRef text) {
   return escaped;
 }
 
+/// `text` cut in the middle to at most `max` characters, so that long ONNX
+/// names do not widen their boxes (the tooltip has the whole name).
+static std::string shorten(StringRef text, size_t max = 44) {
+  if (text.size() <= max)
+    return text.str();
+  size_t head = (max - 1) / 2, tail = max - 1 - head;
+  return (text.take_front(head) + "\u2026" + text.take_back(tail)).str();
+}
+
+/// A fused group's names: the first op's, and how many more.
+static std::string getGroupName(StringRef names) {
+  SmallVector<StringRef> parts;
+  names.split(parts, '+', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (parts.size() <= 1)
+    return names.str();
+  return parts.front().str() + " +" + std::to_string(parts.size() - 1);
+}
+
 /// An op's kind as drawn: the name without the `graph.` prefix.
 static std::string getKind(const Node &node) {
   StringRef name = node.opName;
@@ -202,13 +220,18 @@ static std::string getLabel(const Node &node, const Step &step) {
   case NodeKind::Fused:
     // The kind first: it is what the group is.
     title = node.detail;
-    subtitle = node.name.empty() ? "fused" : "fused: " + node.name;
+    subtitle =
+        node.name.empty() ? "fused" : "fused: " + getGroupName(node.name);
     break;
   case NodeKind::Op:
     title = node.name.empty() ? getKind(node) : node.name;
     subtitle = title == getKind(node) ? "" : getKind(node);
     break;
   }
+  // A group's kind stays whole: it is what the group is.
+  if (node.kind != NodeKind::Fused)
+    title = shorten(title);
+  subtitle = shorten(subtitle);
   bool strike = node.change == Change::Erase;
   std::string label = "<B>";
   label += strike ? "<S>" + escape(title) + "</S>" : escape(title);
@@ -261,7 +284,8 @@ void DotPrinter::printNode(int index) {
      << "\" penwidth=" << llvm::format("%.1f", s.penwidth) << " label=<"
      << getLabel(node, step) << ">";
   if (!node.opName.empty())
-    os << " tooltip=\"" << escape(node.opName) << "\"";
+    os << " tooltip=\"" << escape(node.name) << (node.name.empty() ? "" : " ")
+       << escape(node.opName) << "\"";
   os << "];\n";
 }
 
@@ -329,6 +353,10 @@ void DotPrinter::print() {
     os << "  n" << edge.from << " -> n" << edge.to << " ["
        << (options.edgeLabels ? "label" : "tooltip") << "=\""
        << escape(edge.label) << "\"";
+    // Tensors between ops pull harder than weights: the data path stays a
+    // straight column, the constants beside it.
+    if (step.nodes[edge.from].kind != NodeKind::Constant)
+      os << " weight=8";
     if (erased)
       os << " style=dashed color=\"#c0392b\"";
     os << "];\n";

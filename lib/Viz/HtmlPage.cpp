@@ -100,6 +100,7 @@ section.step[hidden] { display: none; }
 aside { width: 340px; border-left: 1px solid #ddd; padding: 10px 12px; overflow: auto; background: #fff; font-size: 13px; }
 aside p { margin: 4px 0 8px; }
 aside ul { margin: 4px 0 8px; padding-left: 18px; }
+aside li { overflow-wrap: anywhere; }
 aside table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; }
 aside th, aside td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #eee; }
 aside td.num, aside th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -135,12 +136,21 @@ static const char *kScript = R"js(
     const svg = shownView().querySelector('svg');
     svg.style.transform = 'translate(' + view.x + 'px,' + view.y + 'px) scale(' + view.scale + ')';
   }
-  function fit() {
+  // The whole graph in the pane; with `readable`, a large graph is rather
+  // shown from its top at a scale its labels can be read at.
+  function fit(readable) {
     const pane = shownView();
     const box = pane.querySelector('svg').viewBox.baseVal;
     const rect = pane.getBoundingClientRect();
-    const scale = Math.min((rect.width - 20) / box.width, (rect.height - 20) / box.height, 1.6);
-    view = { scale: scale, x: (rect.width - box.width * scale) / 2, y: Math.max(10, (rect.height - box.height * scale) / 2) };
+    const byWidth = (rect.width - 20) / box.width;
+    let scale = Math.min(byWidth, (rect.height - 20) / box.height, 1.6);
+    let y = Math.max(10, (rect.height - box.height * scale) / 2);
+    if (readable === true && scale < 0.6) {
+      scale = Math.max(0.6, Math.min(byWidth, 1));
+      y = 10;
+    }
+    const x = box.width * scale < rect.width ? (rect.width - box.width * scale) / 2 : 10;
+    view = { scale: scale, x: x, y: y };
     apply();
   }
   function zoom(factor, cx, cy) {
@@ -165,16 +175,16 @@ static const char *kScript = R"js(
     prev.disabled = current === 0;
     next.disabled = current === steps.length - 1;
     showViews();
-    fit();
+    fit(true);
   }
 
   prev.addEventListener('click', () => show(current - 1));
   next.addEventListener('click', () => show(current + 1));
   items.forEach((item, i) => item.querySelector('button').addEventListener('click', () => show(i)));
-  collapse.addEventListener('change', () => { showViews(); fit(); });
+  collapse.addEventListener('change', () => { showViews(); fit(true); });
   document.getElementById('zoom-in').addEventListener('click', () => zoom(1.25));
   document.getElementById('zoom-out').addEventListener('click', () => zoom(0.8));
-  document.getElementById('zoom-fit').addEventListener('click', fit);
+  document.getElementById('zoom-fit').addEventListener('click', () => fit());
   document.getElementById('zoom-one').addEventListener('click', () => { view = { scale: 1, x: 10, y: 10 }; apply(); });
   document.addEventListener('keydown', (event) => {
     if (event.target.tagName === 'INPUT' && event.key === ' ') return;
@@ -186,7 +196,7 @@ static const char *kScript = R"js(
       case '+': case '=': zoom(1.25); break;
       case '-': zoom(0.8); break;
       case '0': fit(); break;
-      case 'c': collapse.checked = !collapse.checked; showViews(); fit(); break;
+      case 'c': collapse.checked = !collapse.checked; showViews(); fit(true); break;
       default: return;
     }
     event.preventDefault();
@@ -220,11 +230,11 @@ static const char *kScript = R"js(
       if (clicked) {
         const hit = document.elementsFromPoint(event.clientX, event.clientY)
           .find((element) => element.closest && element.closest('g.fusedgroup, g.k_fused'));
-        if (hit) { collapse.checked = !collapse.checked; showViews(); fit(); }
+        if (hit) { collapse.checked = !collapse.checked; showViews(); fit(true); }
       }
     });
   }
-  window.addEventListener('resize', fit);
+  window.addEventListener('resize', () => fit(true));
   show(0);
 })();
 )js";
@@ -438,26 +448,52 @@ static constexpr size_t kMaxNodesWithEdgeLabels = 1000;
 llvm::Error mlir::graph::viz::writeHtmlPage(ArrayRef<Step> steps,
                                             const PageInfo &info,
                                             StringRef path, unsigned jobs) {
+  // Without fused groups both views are the same graph: it is laid out
+  // once and its SVG copied with the other view's ids.
+  auto getPrefix = [](size_t index, bool collapse) {
+    return "s" + std::to_string(index) + (collapse ? "c" : "e") + "_";
+  };
   std::vector<std::string> dots;
-  for (auto [index, step] : llvm::enumerate(steps))
+  std::vector<std::pair<size_t, bool>> layouts;
+  for (auto [index, step] : llvm::enumerate(steps)) {
+    bool hasFused = llvm::any_of(step.nodes, [](const Node &node) {
+      return node.kind == NodeKind::Fused;
+    });
     for (bool collapse : {false, true}) {
+      if (collapse && !hasFused)
+        continue;
       DotOptions options;
       options.collapseFused = collapse;
-      options.idPrefix =
-          "s" + std::to_string(index) + (collapse ? "c" : "e") + "_";
+      options.idPrefix = getPrefix(index, collapse);
       options.edgeLabels = step.nodes.size() <= kMaxNodesWithEdgeLabels;
       std::string dot;
       llvm::raw_string_ostream os(dot);
       printDot(step, options, os);
       dots.push_back(std::move(dot));
+      layouts.push_back({index, collapse});
     }
+  }
   llvm::Expected<std::vector<std::string>> svgs = renderSvgs(dots, jobs);
   if (!svgs)
     return svgs.takeError();
-  std::vector<std::string> expanded, collapsed;
-  for (size_t i = 0; i < svgs->size(); i += 2) {
-    expanded.push_back(std::move((*svgs)[i]));
-    collapsed.push_back(std::move((*svgs)[i + 1]));
+  std::vector<std::string> expanded(steps.size()), collapsed(steps.size());
+  for (auto [layout, svg] : llvm::zip(layouts, *svgs))
+    (layout.second ? collapsed : expanded)[layout.first] = std::move(svg);
+  for (size_t index = 0; index < steps.size(); ++index) {
+    if (!collapsed[index].empty())
+      continue;
+    std::string from = "\"" + getPrefix(index, false);
+    std::string to = "\"" + getPrefix(index, true);
+    StringRef svg = expanded[index];
+    std::string &copy = collapsed[index];
+    for (size_t pos = 0;;) {
+      size_t next = svg.find(from, pos);
+      copy += svg.slice(pos, next);
+      if (next == StringRef::npos)
+        break;
+      copy += to;
+      pos = next + from.size();
+    }
   }
   return llvm::writeToOutput(path, [&](raw_ostream &os) {
     printHtmlPage(steps, expanded, collapsed, info, os);

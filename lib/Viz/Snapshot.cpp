@@ -452,6 +452,18 @@ void mlir::graph::viz::markChanges(Step &before, Step &after) {
       ++before.numFuse;
       continue;
     }
+    // A new op of another kind took its place (a batch_norm absorbed into
+    // the weights of a new conv): rewritten, even if new constants carry
+    // its location too.
+    if (int other = fused >= 0 ? fused : findTarget([](const Node &target) {
+          return target.kind != NodeKind::Constant;
+        });
+        other >= 0) {
+      node.change = Change::Rewrite;
+      node.note = "becomes a new " + after.nodes[other].opName;
+      ++before.numRewrite;
+      continue;
+    }
     if (int constant = findTarget([](const Node &target) {
           return target.kind == NodeKind::Constant;
         });
@@ -459,14 +471,6 @@ void mlir::graph::viz::markChanges(Step &before, Step &after) {
       node.change = Change::Fold;
       node.note = "folds to " + after.nodes[constant].detail;
       ++before.numFold;
-      continue;
-    }
-    if (int other =
-            fused >= 0 ? fused : findTarget([](const Node &) { return true; });
-        other >= 0) {
-      node.change = Change::Rewrite;
-      node.note = "becomes a new " + after.nodes[other].opName;
-      ++before.numRewrite;
       continue;
     }
     // Gone without a trace: replaced by one of its operands if an op that
