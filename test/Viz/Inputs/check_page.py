@@ -93,9 +93,10 @@ class Browser:
                 return answer.get("result", {})
             self.events.append(answer)
 
-    def wait_event(self, method):
+    def wait_event(self, method, start=0):
+        """The first `method` event from the `start`-th event on."""
         deadline = time.time() + TIMEOUT
-        for event in self.events:
+        for event in self.events[start:]:
             if event.get("method") == method:
                 return event
         while True:
@@ -273,8 +274,13 @@ def main():
                      {"width": WIDTH, "height": HEIGHT,
                       "deviceScaleFactor": 1, "mobile": False})
         url = "file://" + os.path.abspath(args.page)
+        # Events before the navigation belong to about:blank.
+        start = len(browser.events)
         browser.send("Page.navigate", {"url": url})
-        browser.wait_event("Page.loadEventFired")
+        browser.wait_event("Page.loadEventFired", start)
+        check(browser.evaluate("location.href") == url and
+              browser.evaluate("document.readyState") == "complete",
+              "the page is loaded")
         # Let the page's script run its first layout.
         browser.evaluate("new Promise(r => requestAnimationFrame(() => r(1)))")
 
