@@ -161,6 +161,23 @@ static const char *kScript = R"js(
     view.scale *= factor;
     apply();
   }
+  function toggleGroups(fromId) {
+    collapse.checked = !collapse.checked;
+    showViews();
+    fit(true);
+    const match = /^s(\d+)([ec])_([ng])(\d+)$/.exec(fromId || '');
+    const target = match && document.getElementById(
+      's' + match[1] + (collapse.checked ? 'c_n' : 'e_g') + match[4]);
+    if (!target) return;
+    // Center the group at a readable scale.
+    view.scale = Math.max(view.scale, 1);
+    apply();
+    const box = target.getBoundingClientRect();
+    const pane = shownView().getBoundingClientRect();
+    view.x += pane.left + pane.width / 2 - (box.left + box.width / 2);
+    view.y += pane.top + pane.height / 2 - (box.top + box.height / 2);
+    apply();
+  }
   function showViews() {
     for (const pane of steps[current].querySelectorAll('.view'))
       pane.hidden = pane.classList.contains('collapsed') !== collapse.checked;
@@ -196,7 +213,7 @@ static const char *kScript = R"js(
       case '+': case '=': zoom(1.25); break;
       case '-': zoom(0.8); break;
       case '0': fit(); break;
-      case 'c': collapse.checked = !collapse.checked; showViews(); fit(true); break;
+      case 'c': toggleGroups(null); break;
       default: return;
     }
     event.preventDefault();
@@ -226,11 +243,13 @@ static const char *kScript = R"js(
       const clicked = drag && !drag.moved;
       drag = null;
       pane.classList.remove('dragging');
-      // A click on a fused group opens or closes the groups.
+      // A click on a fused group opens or closes the groups, and shows
+      // that group in the other view: box n<i> and cluster g<i> are one op.
       if (clicked) {
         const hit = document.elementsFromPoint(event.clientX, event.clientY)
-          .find((element) => element.closest && element.closest('g.fusedgroup, g.k_fused'));
-        if (hit) { collapse.checked = !collapse.checked; showViews(); fit(true); }
+          .map((element) => element.closest && element.closest('g.fusedgroup, g.k_fused'))
+          .find((group) => group);
+        if (hit) toggleGroups(hit.id);
       }
     });
   }

@@ -128,7 +128,8 @@ class Browser:
             self.send("Input.dispatchKeyEvent",
                       {"type": kind, "key": key, "code": code,
                        "windowsVirtualKeyCode": {"ArrowRight": 39,
-                                                 "ArrowLeft": 37}[key]})
+                                                 "ArrowLeft": 37,
+                                                 "c": 67}[key]})
 
     def close(self):
         try:
@@ -318,6 +319,34 @@ def main():
         browser.click("#step-list li:nth-child(%d) button" % (args.step + 1))
         check(shown(browser) == args.step, "the step list jumps to step %d"
               % args.step)
+
+        # Fused groups open and close: a click on the open group shows it
+        # as one box, in the middle of the pane, and a click there opens it.
+        group = browser.evaluate(
+            "(() => { const g = document.querySelector('section.step:not([hidden]) "
+            ".view:not([hidden]) g.cluster.fusedgroup'); return g && g.id; })()")
+        if group:
+            collapsed = browser.evaluate(
+                "document.getElementById('collapse').checked")
+            browser.click("#" + group)
+            box = group.replace("e_g", "c_n") if not collapsed else None
+            state = json.loads(browser.evaluate(
+                "(() => { const box = document.getElementById(%s); "
+                "const r = box ? box.getBoundingClientRect() : null; "
+                "const p = box ? box.closest('.view').getBoundingClientRect() : null; "
+                "return JSON.stringify({checked: document.getElementById('collapse').checked, "
+                "shown: box ? !box.closest('.view').hidden : false, "
+                "centered: box ? Math.abs((r.left + r.right) / 2 - (p.left + p.right) / 2) < 5 && "
+                "Math.abs((r.top + r.bottom) / 2 - (p.top + p.bottom) / 2) < 5 : false}); })()"
+                % json.dumps(box)))
+            check(state["checked"] != collapsed and state["shown"] and
+                  state["centered"],
+                  "a click on group %s closes the groups and centers its box"
+                  % group)
+            browser.key("c", "KeyC")
+            check(browser.evaluate(
+                "document.getElementById('collapse').checked") == collapsed,
+                  "the c key opens them again")
 
         # The full-size picture for people; a quarter-size one to decode.
         shot = base64.b64decode(browser.send(
