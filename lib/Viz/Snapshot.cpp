@@ -110,6 +110,8 @@ std::string mlir::graph::viz::getLocationName(Location loc) {
   }
   if (auto callSite = dyn_cast<CallSiteLoc>(loc))
     return getLocationName(callSite.getCallee());
+  if (auto opaque = dyn_cast<OpaqueLoc>(loc))
+    return getLocationName(opaque.getFallbackLocation());
   if (auto file = dyn_cast<FileLineColLoc>(loc)) {
     std::string name = llvm::sys::path::filename(file.getFilename()).str();
     if (file.getLine() > 0)
