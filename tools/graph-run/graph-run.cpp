@@ -18,6 +18,7 @@
 #include "graph/Runtime/CompiledModel.h"
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/Npy.h"
+#include "graph/Runtime/Threads.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
@@ -553,7 +554,9 @@ static int runTool() {
     return 1;
   std::string levelName = "-O" + std::to_string(optLevel);
   if (bench || compare)
-    llvm::outs() << "target: " << (*model)->getTargetDescription() << "\n";
+    llvm::outs() << "target: " << (*model)->getTargetDescription() << ", "
+                 << getNumThreads()
+                 << (getNumThreads() == 1 ? " thread\n" : " threads\n");
 
   if (compare) {
     options.optLevel = 0;
@@ -605,8 +608,48 @@ static int runTool() {
   return 0;
 }
 
+/// `--threads N` (or `--threads=N`, one dash or two), taken out of argv
+/// before LLVM parses it: libLLVM registers an option named `threads` of
+/// its own, which a second one would clash with. Returns the count, 0 when
+/// not given, or -1 after printing an error.
+static int takeThreadsFlag(int &argc, char **argv) {
+  int count = 0;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    llvm::StringRef name = arg;
+    if (!name.consume_front("--") && !name.consume_front("-")) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    auto [key, value] = name.split('=');
+    if (key != "threads") {
+      argv[out++] = argv[i];
+      continue;
+    }
+    if (!name.contains('=')) {
+      if (i + 1 == argc) {
+        error() << "--threads needs a count\n";
+        return -1;
+      }
+      value = argv[++i];
+    }
+    if (value.getAsInteger(10, count) || count < 1) {
+      error() << "--threads must be a count of at least 1, got '" << value
+              << "'\n";
+      return -1;
+    }
+  }
+  argc = out;
+  return count;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  int threads = takeThreadsFlag(argc, argv);
+  if (threads < 0)
+    return 1;
+  setNumThreads(threads ? threads : getAvailableCores());
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   cl::HideUnrelatedOptions(category);
@@ -614,6 +657,9 @@ int main(int argc, char **argv) {
       argc, argv,
       "graph-run: compile a graph model with graph-optimize at -O0..-O3, "
       "JIT-compile it for this CPU and run it\n\n"
+      "--threads N: threads for the compiled kernels' parallel loops "
+      "(default: every core this process may use; 1: serial); the outputs "
+      "are the same bits at any count.\n\n"
       "Inputs come from .npy files (C order, of each input's element type) "
       "given in argument "
       "order after the model or by name with --input; with none, every "

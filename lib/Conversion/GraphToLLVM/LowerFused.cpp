@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallelism.h"
+
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
@@ -174,6 +176,14 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
+  // The tiles are independent: with enough work in the group they are
+  // computed in parallel.
+  int64_t work = 0;
+  for (Operation *op : group)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      work += getStaticWork(linalgOp);
+  if (work >= kMinParallelWork)
+    tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);
   options.setFusionControlFn(

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -263,6 +264,16 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
+  // Parallel loops over independent slices become OpenMP worksharing loops
+  // (libomp runs them; the thread count is the runtime's to set).
+  pm.addPass(createForallToParallelLoopPass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // The conversion wraps each loop body in a memref.alloca_scope; ours
+  // allocate nothing on the stack, and canonicalization inlines such scopes
+  // (a scope must be one block, which the lowering of scf to branches below
+  // would break).
+  pm.addPass(createCanonicalizerPass());
+
   // Loops and vectors. math.tanh/exp go to libm calls first (vectors of them
   // element by element), so that they compute what the fold hooks'
   // std::tanh/std::exp compute; the rest of math goes to LLVM intrinsics.
@@ -282,6 +293,7 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // LLVM.
   pm.addPass(std::make_unique<EmitCInterfacePass>());
   pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallelism.h"
+
 #include "graph/Conversion/Passes.h"
 #include "graph/Target/CPU/CPUTarget.h"
 
@@ -29,6 +31,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -256,6 +259,7 @@ private:
   CPUTarget target;
 
   LogicalResult decomposePads();
+  LogicalResult distributeOverThreads(RewriterBase &rewriter);
   LogicalResult tileToRegisters(RewriterBase &rewriter);
   LogicalResult decomposeConvolutions();
   void vectorizeTiles(RewriterBase &rewriter);
@@ -272,6 +276,65 @@ LogicalResult GraphVectorizePass::decomposePads() {
   RewritePatternSet patterns(&getContext());
   linalg::populateDecomposePadPatterns(patterns);
   return applyPatternsGreedily(getOperation(), std::move(patterns));
+}
+
+/// The dimension of `op` whose slices the threads share, and the slice size:
+/// the outermost parallel dimension with more than one element (output
+/// rows of a convolution, rows of a matmul), cut into at most
+/// kParallelSlices slices that divide it.
+static std::optional<std::pair<unsigned, int64_t>>
+chooseParallelDimension(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    if (iterators[dim] != utils::IteratorType::parallel || range < 2)
+      continue;
+    // The largest divisor of the range that is at most kParallelSlices.
+    int64_t slices = 1;
+    for (int64_t n = std::min(range, kParallelSlices); n > 1; --n)
+      if (range % n == 0) {
+        slices = n;
+        break;
+      }
+    if (slices < 2)
+      continue;
+    return std::make_pair(unsigned(dim), range / slices);
+  }
+  return std::nullopt;
+}
+
+/// Kernels outside any tile loop (an op that is a kernel of its own) with
+/// enough work run on several threads: their outermost parallel dimension
+/// is tiled into an scf.forall of independent slices, each of which the
+/// register tiling below then tiles as it would the whole op.
+LogicalResult
+GraphVectorizePass::distributeOverThreads(RewriterBase &rewriter) {
+  SmallVector<linalg::LinalgOp> targets;
+  getOperation()->walk([&](linalg::LinalgOp op) {
+    if (!hasStaticTensorSemantics(op) || !chooseTileSizes(target, op) ||
+        op->getParentOfType<LoopLikeOpInterface>() ||
+        getStaticWork(op) < kMinParallelWork)
+      return;
+    targets.push_back(op);
+  });
+  for (linalg::LinalgOp op : targets) {
+    std::optional<std::pair<unsigned, int64_t>> parallel =
+        chooseParallelDimension(op);
+    if (!parallel)
+      continue;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[parallel->first] = parallel->second;
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return op.emitOpError("could not be distributed over threads");
+    rewriter.replaceOp(op, tiled->replacements);
+  }
+  return success();
 }
 
 /// Tiles every op with register tile sizes into scf.for loops. Ops whose
@@ -396,8 +459,8 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
 
 void GraphVectorizePass::runOnOperation() {
   IRRewriter rewriter(&getContext());
-  if (failed(decomposePads()) || failed(tileToRegisters(rewriter)) ||
-      failed(decomposeConvolutions()))
+  if (failed(decomposePads()) || failed(distributeOverThreads(rewriter)) ||
+      failed(tileToRegisters(rewriter)) || failed(decomposeConvolutions()))
     return signalPassFailure();
   vectorizeTiles(rewriter);
   if (failed(applyCleanups()))

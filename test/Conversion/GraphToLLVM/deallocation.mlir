@@ -1,5 +1,6 @@
 // RUN: graph-opt %s --graph-lower-to-llvm \
-// RUN:   --mlir-print-ir-after=convert-linalg-to-loops -o /dev/null 2>&1 \
+// RUN:   --mlir-print-ir-after=convert-linalg-to-loops --mlir-print-ir-module-scope \
+// RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s
 
 // Every buffer graph-lower-to-llvm allocates is freed on every path, so that

@@ -1,7 +1,8 @@
 // RUN: graph-opt %s --convert-graph-to-linalg --graph-lower-fused \
 // RUN: | FileCheck %s --check-prefix=TILED
 // RUN: graph-opt %s --graph-lower-to-llvm \
-// RUN:   --mlir-print-ir-after=convert-linalg-to-loops -o /dev/null 2>&1 \
+// RUN:   --mlir-print-ir-after=convert-linalg-to-loops --mlir-print-ir-module-scope \
+// RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BUFFERS
 
 // A conv2d -> batch_norm -> relu group is one kernel: tiled by output rows,
@@ -17,9 +18,11 @@
 // TILED-NOT: tensor<1x40x36x16xf32>
 // TILED-NOT: tensor<1x40x36x4xf32>
 // TILED-NOT: tensor<1x42x38x4xf32>
-// The result is built by inserting the tiles into the destination.
+// The result is built by inserting the tiles into the destination; with
+// this much work (1.8M multiply-adds) the tiles are the independent
+// iterations of an scf.forall, which the threads share.
 // TILED: %[[INIT:.*]] = tensor.empty() : tensor<1x16x40x36xf32>
-// TILED: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1x16x40x36xf32>)
+// TILED: scf.forall {{.*}} shared_outs(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1x16x40x36xf32>)
 // TILED-NOT: tensor<1x40x36x16xf32>
 // TILED: linalg.transpose ins(%{{.*}} : tensor<1x4x?x36xf32>) outs(%{{.*}} : tensor<1x?x36x4xf32>)
 // TILED: tensor.pad
@@ -31,7 +34,7 @@
 // TILED: linalg.generic
 // TILED: arith.maximumf
 // TILED: } -> tensor<1x16x20x36xf32>
-// TILED: tensor.insert_slice {{.*}} into %[[ACC]]
+// TILED: tensor.parallel_insert_slice {{.*}} into %[[ACC]]
 // TILED-NOT: tensor<1x40x36x16xf32>
 // TILED: return
 

@@ -1,5 +1,6 @@
 // RUN: graph-opt %s --graph-lower-to-llvm \
-// RUN:   --mlir-print-ir-after=graph-fuse-elementwise-ops -o /dev/null 2>&1 \
+// RUN:   --mlir-print-ir-after=graph-fuse-elementwise-ops \
+// RUN:   --mlir-print-ir-module-scope --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=KERNELS
 // RUN: graph-opt %s --graph-lower-to-llvm | FileCheck %s --check-prefix=LLVM
 

@@ -7,12 +7,14 @@
 // broadcast-FMAs.
 
 // A 4 x 64 tile: 16 zmm registers of accumulators, 4 of weights, 1
-// broadcast.
+// broadcast. With 1.2M multiply-adds the kernel is worth several threads:
+// its 8 output rows are the independent slices of an scf.forall (see
+// parallel.mlir), each tiled to registers alike.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv
-// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
-// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x64xf32>, vector<4x64xf32>
+// CHECK: scf.forall {{.*}} in (8) {{.*}} -> (tensor<1x8x16x64xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<1x1x16x64xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x16x64xf32>, vector<4x64xf32>
 // The reduction loops: KH, KW, and C in steps of 8.
 // CHECK: scf.for {{.*}} -> (vector<1x4x64xf32>)
 // CHECK: scf.for {{.*}} -> (vector<1x4x64xf32>)
@@ -21,7 +23,8 @@
 // CHECK-DAG: vector.transfer_read {{.*}} : tensor<1x10x18x16xf32>, vector<4x8xf32>
 // CHECK-COUNT-32: vector.fma {{.*}} : vector<64xf32>
 // CHECK-NOT: vector.fma
-// CHECK: vector.transfer_write {{.*}} : vector<4x64xf32>, tensor<1x8x16x64xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x64xf32>, tensor<1x1x16x64xf32>
+// CHECK: tensor.parallel_insert_slice
 // CHECK-NOT: linalg.conv
 // CHECK: return
 func.func @conv(%x: tensor<1x10x18x16xf32>, %w: tensor<3x3x16x64xf32>,

@@ -1,0 +1,31 @@
+//===- Threads.h - How many cores compiled kernels use ----------*- C++ -*-===//
+//
+// Compiled kernels run their parallel loops on the OpenMP runtime (LLVM's
+// libomp), which this library links. The thread count is a property of the
+// process, not of the compiled code: the same code runs at any count and
+// gives the same bits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_THREADS_H
+#define GRAPH_RUNTIME_THREADS_H
+
+namespace mlir {
+namespace graph {
+namespace runtime {
+
+/// The cores this process may run on (its CPU affinity mask), at least 1:
+/// the default thread count, as ONNX Runtime's.
+int getAvailableCores();
+
+/// Makes parallel loops run on `threads` threads (1: serially).
+void setNumThreads(int threads);
+
+/// The thread count parallel loops run on.
+int getNumThreads();
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_THREADS_H
