@@ -28,12 +28,17 @@ config.substitutions.append(("%build_generator", config.cmake_generator))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# graph-run's compile cache: one for the test suite in the build tree, not the
+# user's (tests of the cache itself name their own with --cache-dir).
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.graph_obj_root,
+                                                    "test", "cache")
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
+    "graph-compile",
     "graph-opt",
     "graph-run",
     "graph-translate",

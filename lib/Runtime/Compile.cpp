@@ -185,6 +185,7 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
   metadata.signature = std::move(*signature);
   metadata.compiler = getCompilerVersion().str();
   metadata.entry = options.entry;
+  metadata.optLevel = options.optLevel;
   metadata.triple = tm.getTargetTriple().str();
   metadata.cpu = tm.getTargetCPU().str();
   metadata.features = getRequiredFeatures(tm);
@@ -361,9 +362,9 @@ static std::string findOpenMPRuntime() {
   return "";
 }
 
-llvm::Error
-mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
-                                        llvm::StringRef outputPath) {
+llvm::Error mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
+                                                    llvm::StringRef outputPath,
+                                                    llvm::StringRef soname) {
   llvm::Expected<std::string> linker = findLinker();
   if (!linker)
     return linker.takeError();
@@ -380,7 +381,7 @@ mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
                                    "-o",
                                    outputPath.str(),
                                    "-soname",
-                                   llvm::sys::path::filename(outputPath).str(),
+                                   soname.str(),
                                    "-z",
                                    "defs",
                                    "-z",
@@ -431,4 +432,29 @@ mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
                      (output.empty() ? "" : ":\n" + output));
   }
   return llvm::Error::success();
+}
+
+llvm::Error
+mlir::graph::runtime::linkObjectIntoSharedLibrary(llvm::ArrayRef<char> object,
+                                                  llvm::StringRef outputPath,
+                                                  llvm::StringRef soname) {
+  llvm::SmallString<256> objectPath;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          outputPath + ".tmp-%%%%%%.o", fd, objectPath))
+    return makeError("cannot write '" + outputPath + "': " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << llvm::StringRef(object.data(), object.size());
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(objectPath);
+      return makeError("cannot write '" + objectPath + "': " + message);
+    }
+  }
+  llvm::Error linked = linkSharedLibrary(objectPath, outputPath, soname);
+  llvm::sys::fs::remove(objectPath);
+  return linked;
 }

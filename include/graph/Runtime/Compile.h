@@ -97,8 +97,17 @@ compileToObject(MLIRContext &context, llvm::SourceMgr &sourceMgr,
 /// `outputPath` with lld, against the C library and libm (and the OpenMP
 /// runtime when the object calls it), with no other dependency: a symbol
 /// these do not define is an error.
+/// `soname` is the library's name for the dynamic loader.
 llvm::Error linkSharedLibrary(llvm::StringRef objectPath,
-                              llvm::StringRef outputPath);
+                              llvm::StringRef outputPath,
+                              llvm::StringRef soname);
+
+/// Writes `object` to a temporary file next to `outputPath` and links it
+/// into the shared library `outputPath`, named `soname`. `outputPath` is
+/// written in place: callers rename it into its final place.
+llvm::Error linkObjectIntoSharedLibrary(llvm::ArrayRef<char> object,
+                                        llvm::StringRef outputPath,
+                                        llvm::StringRef soname);
 
 } // namespace runtime
 } // namespace graph

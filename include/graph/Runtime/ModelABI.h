@@ -56,8 +56,9 @@ struct ModelMetadata {
   unsigned abiVersion = kModelABIVersion;
   /// The compiler that made the code (CompilerVersion.h).
   std::string compiler;
-  /// The entry function of the source model.
+  /// The entry function of the source model and its graph-optimize level.
   std::string entry;
+  unsigned optLevel = 3;
   std::string triple;
   std::string cpu;
   /// The features the code may use, LLVM's names without `+`, sorted.
@@ -83,6 +84,12 @@ getMissingHostFeatures(const ModelMetadata &metadata);
 /// an op go through the context's diagnostic handlers (a ReportedError).
 llvm::Error addModelABI(ModuleOp module, llvm::StringRef entry,
                         const ModelMetadata &metadata);
+
+/// A C header for code that links a compiled model: the declarations of the
+/// ABI and, for every input and output, macros with its index, name, element
+/// type, rank, shape and size. `source` names the model in a comment.
+std::string generateCHeader(const ModelMetadata &metadata,
+                            llvm::StringRef source);
 
 /// The C allocation functions that get a graph_model_hook_ symbol.
 llvm::ArrayRef<llvm::StringRef> getHookedAllocationFunctions();
