@@ -22,6 +22,8 @@ config.substitutions.append(("%graph_src", config.graph_src_root))
 config.substitutions.append(("%graph_obj", config.graph_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
+# The system C compiler, for the C programs that use compiled models.
+config.substitutions.append(("%cc", config.cmake_c_compiler))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%build_generator", config.cmake_generator))
 # Debian's Python packages (numpy, onnx) are seen only by this interpreter.

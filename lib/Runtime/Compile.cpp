@@ -116,7 +116,7 @@ mlir::graph::runtime::createTargetMachine(const CompileOptions &options,
 
   // Names are checked here: LLVM would only warn and ignore them.
   std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, cpu, ""));
+      target->createMCSubtargetInfo(triple, "", ""));
   if (!info || !info->isCPUStringValid(cpu))
     return makeError("unknown target CPU '" + cpu + "' for " + triple.str());
   llvm::SmallVector<llvm::StringRef> requested;

@@ -77,11 +77,14 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
   auto start = std::chrono::steady_clock::now();
   report = LoadReport();
 
-  if (isSharedLibrary(path)) {
+  bool objectFile = isObjectFile(path);
+  if (objectFile || isSharedLibrary(path)) {
     report.source = LoadReport::Source::SharedLibrary;
-    TimingScope loadTimer = timing.nest("load shared library");
+    TimingScope loadTimer = timing.nest(objectFile ? "link and load object file"
+                                                   : "load shared library");
     llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
-        SharedLibraryModel::load(path);
+        objectFile ? SharedLibraryModel::loadObjectFile(path)
+                   : SharedLibraryModel::load(path);
     if (!model)
       return model.takeError();
     if ((*model)->getMetadata().entry != options.compile.entry &&

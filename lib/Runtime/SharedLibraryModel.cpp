@@ -3,6 +3,7 @@
 #include "graph/Runtime/SharedLibraryModel.h"
 
 #include "graph/Runtime/AllocationCounter.h"
+#include "graph/Runtime/Compile.h"
 #include "graph/Runtime/Errors.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -21,6 +22,12 @@ bool mlir::graph::runtime::isSharedLibrary(llvm::StringRef path) {
   llvm::file_magic magic;
   return !llvm::identify_magic(path, magic) &&
          magic == llvm::file_magic::elf_shared_object;
+}
+
+bool mlir::graph::runtime::isObjectFile(llvm::StringRef path) {
+  llvm::file_magic magic;
+  return !llvm::identify_magic(path, magic) &&
+         magic == llvm::file_magic::elf_relocatable;
 }
 
 /// The bytes of `symbol`'s definition in `object`, or nothing.
@@ -141,6 +148,30 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
   }
   model->signature = metadata->signature;
   model->metadata = std::move(*metadata);
+  return model;
+}
+
+llvm::Expected<std::unique_ptr<SharedLibraryModel>>
+SharedLibraryModel::loadObjectFile(llvm::StringRef path,
+                                   bool countAllocations) {
+  // The same checks as for a library, before anything is linked.
+  llvm::Expected<ModelMetadata> metadata = readModelMetadata(path);
+  if (!metadata)
+    return metadata.takeError();
+  llvm::SmallString<256> library;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("graph-model", "so", library))
+    return makeError("cannot create a temporary file: " + ec.message());
+  llvm::Error linked =
+      linkSharedLibrary(path, library, llvm::sys::path::filename(library));
+  if (linked) {
+    llvm::sys::fs::remove(library);
+    return std::move(linked);
+  }
+  // Loaded, the library needs no file.
+  llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
+      load(library, countAllocations);
+  llvm::sys::fs::remove(library);
   return model;
 }
 

@@ -667,7 +667,8 @@ static int runTool() {
     // The baseline: --compare-to's file (a model at -O0, or a shared
     // library), else this model at -O0.
     std::string baseFile = compareTo.empty() ? modelFile : compareTo;
-    if (compareTo.empty() && isSharedLibrary(modelFile)) {
+    if (compareTo.empty() &&
+        (isSharedLibrary(modelFile) || isObjectFile(modelFile))) {
       error() << "a compiled model has no -O0 to compare with: name the "
                  "baseline with --compare-to FILE\n";
       return 1;

@@ -28,9 +28,11 @@ namespace runtime {
 /// runtime can read.
 llvm::Expected<ModelMetadata> readModelMetadata(llvm::StringRef path);
 
-/// Whether the file at `path` is a shared library (ELF of type DYN): how
-/// tools tell a compiled model from a model to compile.
+/// Whether the file at `path` is a shared library (ELF of type DYN) or an
+/// object file (ELF of type REL): how tools tell a compiled model from a
+/// model to compile.
 bool isSharedLibrary(llvm::StringRef path);
+bool isObjectFile(llvm::StringRef path);
 
 class SharedLibraryModel : public Executable {
 public:
@@ -39,6 +41,11 @@ public:
   /// functions (AllocationCounter.h).
   static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
   load(llvm::StringRef path, bool countAllocations = true);
+
+  /// Checks the object file made by graph-compile at `path`, links it into a
+  /// temporary shared library and loads that.
+  static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
+  loadObjectFile(llvm::StringRef path, bool countAllocations = true);
 
   ~SharedLibraryModel() override;
 
