@@ -41,6 +41,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
+    "graph-capi-test",
     "graph-compile",
     "graph-opt",
     "graph-run",
