@@ -8,8 +8,7 @@
 
 #include "mlir/CAPI/Registration.h"
 
-MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Graph, graph,
-                                      mlir::graph::GraphDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Graph, graph, mlir::graph::GraphDialect)
 
 void mlirRegisterGraphPasses(void) {
   mlir::graph::registerAllGraphPasses();

@@ -93,8 +93,8 @@ GraphModel graphModelLoad(const char *path,
   llvm::raw_string_ostream os(diagnostics);
   mlir::TimingScope noTiming;
   LoadReport report;
-  llvm::Expected<std::unique_ptr<Executable>> executable = loadModel(
-      *model->context, path, loadOptions, noTiming, report, os);
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      loadModel(*model->context, path, loadOptions, noTiming, report, os);
   if (!executable) {
     std::string message;
     llvm::handleAllErrors(
@@ -140,8 +140,8 @@ bool graphModelGetInput(GraphModel model, intptr_t index,
                         GraphTensorInfo *info) {
   if (!model.ptr)
     return fail("graphModelGetInput: null model");
-  return describe(unwrap(model)->executable->getSignature().inputs, index,
-                  info, "input");
+  return describe(unwrap(model)->executable->getSignature().inputs, index, info,
+                  "input");
 }
 
 bool graphModelGetOutput(GraphModel model, intptr_t index,

@@ -11,8 +11,8 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#include "graph-c/Dialects.h"
 #include "graph-c/Runtime.h"
+#include "graph-c/Dialects.h"
 
 #include "mlir-c/Dialect/Func.h"
 #include "mlir-c/IR.h"
