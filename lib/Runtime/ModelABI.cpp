@@ -497,6 +497,54 @@ std::string mlir::graph::runtime::generateCHeader(const ModelMetadata &metadata,
   };
   describe("input", metadata.signature.inputs);
   describe("output", metadata.signature.outputs);
+
+  // The same as tables indexed by position, for code that loops over the
+  // tensors. C has no empty initializer: an empty table holds one dummy.
+  os << "\n/* Tables by position (the macros above, for loops). */\n"
+     << "#if defined(__GNUC__)\n"
+     << "#define GRAPH_MODEL_UNUSED __attribute__((unused))\n"
+     << "#else\n#define GRAPH_MODEL_UNUSED\n#endif\n";
+  auto tables = [&](llvm::StringRef kind, llvm::ArrayRef<TensorSpec> specs) {
+    auto table = [&](llvm::StringRef type, llvm::StringRef name,
+                     llvm::StringRef dummy, auto element) {
+      os << "static const " << type << " graph_model_" << kind << "_" << name
+         << "[] GRAPH_MODEL_UNUSED = {";
+      if (specs.empty())
+        os << dummy;
+      for (auto [i, spec] : llvm::enumerate(specs)) {
+        os << (i ? ", " : "");
+        element(i, spec);
+      }
+      os << "};\n";
+    };
+    for (auto [i, spec] : llvm::enumerate(specs)) {
+      os << "static const int64_t graph_model_" << kind << "_shape_" << i
+         << "[] GRAPH_MODEL_UNUSED = {";
+      if (spec.shape.empty())
+        os << "0";
+      llvm::interleave(
+          spec.shape, os, [&](int64_t dim) { os << dim << "LL"; }, ", ");
+      os << "};\n";
+    }
+    table("char *const", "names", "0",
+          [&](size_t, const TensorSpec &spec) { os << quoteC(spec.name); });
+    table("char *const", "dtypes", "0", [&](size_t, const TensorSpec &spec) {
+      os << '"' << getName(spec.elementType) << '"';
+    });
+    table("int", "ranks", "0",
+          [&](size_t, const TensorSpec &spec) { os << spec.shape.size(); });
+    table("int64_t *const", "shapes", "0", [&](size_t i, const TensorSpec &) {
+      os << "graph_model_" << kind << "_shape_" << i;
+    });
+    table("int64_t", "num_elements", "0", [&](size_t, const TensorSpec &spec) {
+      os << spec.numElements << "LL";
+    });
+    table("int64_t", "bytes", "0", [&](size_t, const TensorSpec &spec) {
+      os << spec.getByteSize() << "LL";
+    });
+  };
+  tables("input", metadata.signature.inputs);
+  tables("output", metadata.signature.outputs);
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* GRAPH_MODEL_H */\n";
   return text;
 }
