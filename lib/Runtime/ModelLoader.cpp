@@ -79,6 +79,9 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
 
   bool objectFile = isObjectFile(path);
   if (objectFile || isSharedLibrary(path)) {
+    if (!options.inputShapes.empty())
+      return makeError("--input-shape applies to .onnx models only; '" + path +
+                       "' is compiled already");
     report.source = LoadReport::Source::SharedLibrary;
     TimingScope loadTimer = timing.nest(objectFile ? "link and load object file"
                                                    : "load shared library");
