@@ -44,8 +44,7 @@ static void *readInput(const char *path, int index) {
   unsigned char magic[10];
   char header[4096];
   size_t headerLength = 0;
-  int ok = fread(magic, 1, 8, file) == 8 &&
-           !memcmp(magic, "\x93NUMPY", 6);
+  int ok = fread(magic, 1, 8, file) == 8 && !memcmp(magic, "\x93NUMPY", 6);
   if (ok && magic[6] == 1) {
     ok = fread(magic + 8, 1, 2, file) == 2;
     headerLength = magic[8] | (size_t)magic[9] << 8;
@@ -72,9 +71,9 @@ static void *readInput(const char *path, int index) {
            npyDescr(graph_model_input_dtypes[index]));
   int length = snprintf(shape, sizeof(shape), "'shape': (");
   for (int d = 0; d < graph_model_input_ranks[index]; ++d)
-    length += snprintf(shape + length, sizeof(shape) - length,
-                       d ? ", %lld" : "%lld",
-                       (long long)graph_model_input_shapes[index][d]);
+    length +=
+        snprintf(shape + length, sizeof(shape) - length, d ? ", %lld" : "%lld",
+                 (long long)graph_model_input_shapes[index][d]);
   snprintf(shape + length, sizeof(shape) - length,
            graph_model_input_ranks[index] == 1 ? ",)" : ")");
   if (!strstr(header, descr) || !strstr(header, "'fortran_order': False") ||

@@ -73,8 +73,8 @@ GRAPH_CAPI_EXPORTED GraphCompileOptions graphCompileOptionsGetDefault(void);
 /// `options` (null for the defaults), or loads a shared library or object
 /// file made by graph-compile after checking that it is one and that this
 /// CPU can run it. Null on failure.
-GRAPH_CAPI_EXPORTED GraphModel graphModelLoad(const char *path,
-                                             const GraphCompileOptions *options);
+GRAPH_CAPI_EXPORTED GraphModel
+graphModelLoad(const char *path, const GraphCompileOptions *options);
 
 static inline bool graphModelIsNull(GraphModel model) { return !model.ptr; }
 
