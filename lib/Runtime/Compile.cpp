@@ -4,6 +4,7 @@
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -98,54 +99,29 @@ llvm::StringRef mlir::graph::runtime::getCompilerVersion() {
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 mlir::graph::runtime::createTargetMachine(const CompileOptions &options,
                                           CodeTarget codeTarget) {
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  std::string message;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, message);
+  // The one description of the target CPU, which the lowering's tile
+  // choices ask too.
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::get(options.targetCpu, options.targetFeatures);
   if (!target)
+    return target.takeError();
+  llvm::Triple triple(target->triple);
+  std::string message;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!llvmTarget)
     return makeError("cannot generate code for " + triple.str() + ": " +
                      message);
-
-  bool host = options.targetCpu.empty();
-  std::string cpu =
-      host ? llvm::sys::getHostCPUName().str() : options.targetCpu;
-  llvm::SubtargetFeatures features;
-  if (host)
-    for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
-      features.AddFeature(name, enabled);
-
-  // Names are checked here: LLVM would only warn and ignore them.
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info || !info->isCPUStringValid(cpu))
-    return makeError("unknown target CPU '" + cpu + "' for " + triple.str());
-  llvm::SmallVector<llvm::StringRef> requested;
-  llvm::StringRef(options.targetFeatures)
-      .split(requested, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (llvm::StringRef feature : requested) {
-    feature = feature.trim();
-    llvm::StringRef name = feature.drop_front();
-    bool known = llvm::any_of(
-        info->getAllProcessorFeatures(),
-        [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
-    if ((!feature.starts_with("+") && !feature.starts_with("-")) || !known)
-      return makeError("unknown target feature '" + feature +
-                       "': features are +NAME or -NAME with LLVM's names "
-                       "(+avx2, -avx512f, ...)");
-    features.AddFeature(feature);
-  }
-
   llvm::TargetOptions targetOptions;
   std::optional<llvm::Reloc::Model> relocation;
   if (codeTarget == CodeTarget::Object)
     relocation = llvm::Reloc::PIC_;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features.getString(), targetOptions, relocation,
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      triple, target->cpu, target->features, targetOptions, relocation,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive,
       /*JIT=*/codeTarget == CodeTarget::JIT));
   if (!tm)
-    return makeError("cannot create a target machine for " + triple.str() +
-                     " (" + cpu + ")");
+    return makeError("cannot generate code for " + target->describe());
   return tm;
 }
 
@@ -199,7 +175,10 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     return makeError("opt-level must be 0, 1, 2 or 3, got " +
                      llvm::Twine(options.optLevel));
   if (options.loweringPipeline.empty()) {
-    graph::buildGraphLowerToLLVMPipeline(pm);
+    GraphLowerToLLVMOptions lowerOptions;
+    lowerOptions.targetCpu = options.targetCpu;
+    lowerOptions.targetFeatures = options.targetFeatures;
+    graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
   } else {
     std::string parseErrors;
     llvm::raw_string_ostream os(parseErrors);

@@ -17,6 +17,7 @@
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/AllocationCounter.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
@@ -185,6 +186,16 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   TimingScope noTiming;
   TimingScope &scope = timing ? *timing : noTiming;
 
+  // The target first: code for a CPU this machine cannot run must not be
+  // made, let alone called.
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::get(options.targetCpu, options.targetFeatures);
+  if (!target)
+    return target.takeError();
+  std::string whyNot;
+  if (!target->runsOnHost(whyNot))
+    return makeError("cannot run code for " + target->cpu + " here: " + whyNot);
+
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
       createTargetMachine(options, CodeTarget::JIT);
   if (!tm)
@@ -197,6 +208,7 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return std::move(error);
   std::unique_ptr<CompiledModel> model(new CompiledModel());
   model->signature = lowered->metadata.signature;
+  model->targetDescription = target->describe();
 
   // LLVM's own optimization and code generation, the same functions as
   // graph-compile's (Compile.h); the JIT runs them when the entry is looked
@@ -204,11 +216,22 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   llvm::TargetMachine *tmPtr = tm->get();
   TimingScope jitTimer =
       scope.nest("LLVM optimization and JIT code generation");
+  std::string irPath =
+      options.objectDumpPath.empty() ? "" : options.objectDumpPath + ".ll";
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [tmPtr, &jitTimer](llvm::Module *module) {
-        TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");
-        return optimizeLLVMIR(*module, *tmPtr);
-      };
+      [tmPtr, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
+    TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");
+    if (llvm::Error error = optimizeLLVMIR(*module, *tmPtr))
+      return error;
+    // The debugging aid writes the optimized LLVM IR beside the object.
+    if (!irPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(irPath, ec);
+      if (!ec)
+        module->print(os, nullptr);
+    }
+    return llvm::Error::success();
+  };
   ExecutionEngineOptions engineOptions;
   std::string translateError;
   auto moduleBuilder =
@@ -227,6 +250,7 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enableObjectDump = !options.objectDumpPath.empty();
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*lowered->module, engineOptions, std::move(*tm));
   if (!engine)
@@ -243,6 +267,8 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return makeError("cannot JIT-compile @" + options.entry + ": " +
                      llvm::toString(runFn.takeError()));
   model->runFn = reinterpret_cast<ModelRunFn>(*runFn);
+  if (!options.objectDumpPath.empty())
+    model->engine->dumpToObjectFile(options.objectDumpPath);
   jitTimer.stop();
 
   std::chrono::duration<double, std::milli> elapsed =

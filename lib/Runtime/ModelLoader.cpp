@@ -5,6 +5,7 @@
 #include "graph/Runtime/Compile.h"
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/SharedLibraryModel.h"
+#include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -98,6 +99,16 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     (*model)->setCompileMillis(millisSince(start));
     return std::move(*model);
   }
+
+  // Code for a CPU this machine cannot run is not made, let alone called
+  // (graph-compile makes it).
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::get(options.compile.targetCpu, options.compile.targetFeatures);
+  if (!target)
+    return target.takeError();
+  std::string whyNot;
+  if (!target->runsOnHost(whyNot))
+    return makeError("cannot run code for " + target->cpu + " here: " + whyNot);
 
   std::string directory = options.cacheDirectory.empty()
                               ? getDefaultCacheDirectory()

@@ -5,6 +5,7 @@
 #include "graph/Runtime/AllocationCounter.h"
 #include "graph/Runtime/Compile.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Target/CPU/CPUTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
@@ -147,6 +148,16 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
     }
   }
   model->signature = metadata->signature;
+  std::string features;
+  for (const std::string &feature : metadata->features)
+    features += (features.empty() ? "+" : ",+") + feature;
+  llvm::Expected<CPUTarget> target = CPUTarget::get(metadata->cpu, features);
+  if (target) {
+    model->targetDescription = target->describe();
+  } else {
+    llvm::consumeError(target.takeError());
+    model->targetDescription = metadata->cpu;
+  }
   model->metadata = std::move(*metadata);
   return model;
 }

@@ -116,6 +116,18 @@ static cl::opt<std::string> entry("entry",
                                   cl::value_desc("NAME"), cl::init("main"),
                                   cl::cat(category));
 
+static cl::opt<std::string> targetCpu(
+    "target-cpu",
+    cl::desc("The CPU to generate code for, an LLVM CPU name such as "
+             "haswell, znver3 or skylake-avx512 (default: this machine's)"),
+    cl::value_desc("NAME"), cl::init(""), cl::cat(category));
+
+static cl::opt<std::string> targetFeatures(
+    "target-features",
+    cl::desc("Target features to add or remove on top of the CPU's, e.g. "
+             "-avx512f or +avx2,+fma (default: none)"),
+    cl::value_desc("+f,-g"), cl::init(""), cl::cat(category));
+
 static cl::opt<std::string> loweringPipeline(
     "lowering-pipeline",
     cl::desc("Debugging aid: a textual pass pipeline that replaces "
@@ -153,6 +165,11 @@ static cl::opt<bool>
                     "graph-optimize, each lowering pass, LLVM optimization, "
                     "code generation, the cache) to stderr"),
            cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> dumpObject(
+    "dump-object",
+    cl::desc("Debugging aid: write the object code the JIT made to FILE"),
+    cl::value_desc("FILE"), cl::Hidden, cl::init(""), cl::cat(category));
 
 static constexpr unsigned kDefaultCompareRuns = 20;
 
@@ -610,8 +627,12 @@ static int runTool() {
   options.compile.entry = entry;
   options.compile.optLevel = optLevel;
   options.compile.loweringPipeline = loweringPipeline;
+  options.compile.targetCpu = targetCpu;
+  options.compile.targetFeatures = targetFeatures;
+  options.compile.objectDumpPath = dumpObject;
   options.inputShapes = inputShapes;
-  options.useCache = !noCache;
+  // The object dump is the JIT's.
+  options.useCache = !noCache && dumpObject.empty();
   options.cacheDirectory = cacheDir;
   options.cacheSizeLimit = cacheSizeLimitMB * (uint64_t(1) << 20);
   // Only timed compilations need the process warmed up first.
@@ -662,6 +683,8 @@ static int runTool() {
   if (!makeOutputs(**model, outputBuffers, outputPtrs))
     return 1;
   std::string levelName = getLevelName(**model, optLevel);
+  if (bench || compare)
+    llvm::outs() << "target: " << (*model)->getTargetDescription() << "\n";
 
   if (compare) {
     // The baseline: --compare-to's file (a model at -O0, or a shared

@@ -61,6 +61,8 @@ struct CompileOptions {
   /// remove (`+avx2,-avx512f`); empty for the host's.
   std::string targetCpu;
   std::string targetFeatures;
+  /// A debugging aid: write the object code the JIT made to this file.
+  std::string objectDumpPath;
 };
 
 /// Registers what compiling a model needs in a context: the graph dialect,

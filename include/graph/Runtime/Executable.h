@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
 #include <vector>
 
 namespace mlir {
@@ -41,6 +42,9 @@ public:
   double getCompileMillis() const { return compileMillis; }
   void setCompileMillis(double millis) { compileMillis = millis; }
 
+  /// The CPU the code was generated for, described (CPUTarget::describe).
+  const std::string &getTargetDescription() const { return targetDescription; }
+
   /// Buffers for the outputs, or an error naming the output that could not
   /// be allocated.
   llvm::Expected<std::vector<TensorBuffer>> allocateOutputs() const;
@@ -57,6 +61,7 @@ public:
 protected:
   ModelSignature signature;
   double compileMillis = 0;
+  std::string targetDescription;
 };
 
 } // namespace runtime
