@@ -218,9 +218,14 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
   llvm::Expected<std::unique_ptr<SharedLibraryModel>> model = lookup(recorded);
   if (!model)
     return model.takeError();
-  if (!*model)
-    return makeError("the new cache entry '" + report.cacheEntry +
-                     "' cannot be read back");
+  if (!*model) {
+    // Another process evicted or replaced the entry in between.
+    llvm::Expected<std::unique_ptr<SharedLibraryModel>> fallback =
+        loadTemporaryLibrary(*object);
+    if (!fallback)
+      return fallback.takeError();
+    *model = std::move(*fallback);
+  }
   report.warmMillis = millisSince(warmStart);
   (*model)->setCompileMillis(millisSince(start));
   report.coldMillis = cold + *report.warmMillis;
