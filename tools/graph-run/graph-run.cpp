@@ -1,13 +1,18 @@
 //===- graph-run.cpp - Compile a graph model and run it on the CPU --------===//
 //
-// graph-run FILE.mlir|FILE.onnx [INPUT.npy...] [-O0..-O3]
+// graph-run FILE.mlir|FILE.onnx|FILE.so|FILE.o [INPUT.npy...] [-O0..-O3]
 //           [--input NAME=FILE.npy] [--seed N] [--output [NAME=]FILE.npy]
-//           [--bench N] [--compare] [--input-shape NAME=AxBxC]
+//           [--bench N] [--compare [--compare-to FILE]]
+//           [--input-shape NAME=AxBxC] [--target-cpu NAME]
+//           [--target-features +f,-g] [--cache-dir DIR] [--no-cache]
+//           [--timing]
 //
-// Compiles the model's entry function with graph-optimize at the chosen
-// opt-level and the graph-lower-to-llvm lowering, JIT-compiles it for the
-// host, runs it and prints or saves its outputs. `--bench` and `--compare`
-// time it and count the bytes of the buffers it allocates.
+// Gets the model ready through the runtime (ModelLoader.h): a library made
+// by graph-compile is loaded; a model is compiled with graph-optimize at the
+// chosen opt-level and the graph-lower-to-llvm lowering, through the compile
+// cache (or the JIT, --no-cache). Then it runs the model and prints or saves
+// its outputs. `--bench` and `--compare` time it and count the bytes of the
+// buffers it allocates.
 //
 //===----------------------------------------------------------------------===//
 
