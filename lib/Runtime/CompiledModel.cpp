@@ -322,10 +322,12 @@ void mlir::graph::runtime::registerCompilerDialects(DialectRegistry &registry) {
 
 /// Imports an ONNX model and writes it as MLIR bytecode. The import has a
 /// context of its own, so that its copies of the weights are freed once it
-/// is written. Errors are printed by the importer's diagnostic handler.
+/// is written. Errors are printed by the importer's diagnostic handler, to
+/// `diagnosticStream`.
 static llvm::Expected<std::string>
 importONNXToBytecode(const llvm::MemoryBuffer &file,
-                     llvm::ArrayRef<std::string> inputShapes) {
+                     llvm::ArrayRef<std::string> inputShapes,
+                     llvm::raw_ostream &diagnosticStream) {
   ONNXImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
     std::string message;
@@ -334,7 +336,7 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
   }
   MLIRContext context;
   context.printOpOnDiagnostic(false);
-  ONNXDiagnosticHandler diagnostics(&context);
+  ONNXDiagnosticHandler diagnostics(&context, diagnosticStream);
   OwningOpRef<ModuleOp> module =
       importONNX(file.getMemBufferRef(), &context, importOptions);
   if (!module)
@@ -347,10 +349,9 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
   return bytecode;
 }
 
-llvm::Error
-mlir::graph::runtime::loadModelFile(llvm::StringRef path,
-                                    llvm::ArrayRef<std::string> inputShapes,
-                                    llvm::SourceMgr &sourceMgr) {
+llvm::Error mlir::graph::runtime::loadModelFile(
+    llvm::StringRef path, llvm::ArrayRef<std::string> inputShapes,
+    llvm::SourceMgr &sourceMgr, llvm::raw_ostream &diagnostics) {
   bool isONNX = path.ends_with_insensitive(".onnx");
   if (!inputShapes.empty() && !isONNX)
     return makeError("--input-shape applies to .onnx models only");
@@ -367,7 +368,7 @@ mlir::graph::runtime::loadModelFile(llvm::StringRef path,
   // Imported, then handed on as MLIR bytecode: the compilation parses it
   // like any .mlir model, and the weights stay raw bytes on the way.
   llvm::Expected<std::string> bytecode =
-      importONNXToBytecode(**file, inputShapes);
+      importONNXToBytecode(**file, inputShapes, diagnostics);
   if (!bytecode)
     return bytecode.takeError();
   sourceMgr.AddNewSourceBuffer(

@@ -41,7 +41,8 @@ struct ModelSource {
                    llvm::raw_ostream &os) {
     bool isONNX = path.ends_with_insensitive(".onnx");
     TimingScope importTimer = timing.nest(isONNX ? "import ONNX" : "read");
-    if (llvm::Error error = loadModelFile(path, options.inputShapes, sourceMgr))
+    if (llvm::Error error =
+            loadModelFile(path, options.inputShapes, sourceMgr, os))
       return error;
     diagnostics.emplace(sourceMgr, &context, os);
     // Locations in an ONNX model name the file and the node, not a line.

@@ -73,10 +73,12 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// Reads a model file, `.mlir` (text or bytecode) or `.onnx` (imported with
 /// `inputShapes`, each `NAME=AxBxC`), into `sourceMgr` as MLIR for
 /// `CompiledModel::compile`. Import errors are reported by the importer's
-/// diagnostic handler (a ReportedError); others name the file.
+/// diagnostic handler, to `diagnostics` (a ReportedError); others name the
+/// file.
 llvm::Error loadModelFile(llvm::StringRef path,
                           llvm::ArrayRef<std::string> inputShapes,
-                          llvm::SourceMgr &sourceMgr);
+                          llvm::SourceMgr &sourceMgr,
+                          llvm::raw_ostream &diagnostics = llvm::errs());
 
 class CompiledModel : public Executable {
 public:
