@@ -159,6 +159,16 @@ int main(int argc, char **argv) {
   GraphModel bad = graphModelLoad(argv[0], NULL);
   printf("not a model: null %d: %s\n", graphModelIsNull(bad),
          graphGetLastError());
+  char badPath[4096];
+  snprintf(badPath, sizeof(badPath), "%s.bad.onnx", argv[3]);
+  FILE *badFile = fopen(badPath, "wb");
+  if (badFile) {
+    fputs("not a protobuf", badFile);
+    fclose(badFile);
+  }
+  GraphModel badOnnx = graphModelLoad(badPath, NULL);
+  printf("bad onnx: null %d: %s\n", graphModelIsNull(badOnnx),
+         graphGetLastError());
   options = graphCompileOptionsGetDefault();
   options.optLevel = 7;
   GraphModel level = graphModelLoad(argv[1], &options);
