@@ -12,6 +12,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GraphOutlineKernels : Pass<"graph-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Make each graph op and each graph.fused a kernel function "
+                "of its own";
+  let description = [{
+    The first step of `graph-lower-to-llvm`. In every function with a body,
+    each top-level graph compute op, and each `graph.fused`, moves into a
+    private `func.func` (a kernel) that the function calls: its operands
+    become the kernel's arguments, the constants it reads are cloned into the
+    kernel. Kernels with the same body (op for op, attributes and constants
+    included) are one function called from each place.
+
+    A kernel is the unit of everything after: it is lowered, optimized and
+    compiled on its own (LLVM's loop passes and code generation scale with
+    the size of a function, and functions compile in parallel), it is what
+    the profiler times, and it is what `-O0` runs one per graph op. Kernels
+    are marked `no_inline` so that LLVM keeps them apart.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def ConvertGraphToLinalg : Pass<"convert-graph-to-linalg"> {
   let summary = "Lower graph ops to linalg on tensors, tensor, arith and math";
   let description = [{
