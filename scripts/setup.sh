@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${1:-build}
 
-PACKAGES=(cmake ninja-build g++ lld python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
+# lld-22: graph-compile and the compile cache link shared libraries with it.
+# libomp-22-dev: the OpenMP runtime that parallel kernels call.
+PACKAGES=(cmake ninja-build g++ lld lld-22 python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
           libomp-22-dev
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           graphviz fonts-dejavu-core chromium)

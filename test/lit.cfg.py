@@ -23,18 +23,26 @@ config.substitutions.append(("%graph_src", config.graph_src_root))
 config.substitutions.append(("%graph_obj", config.graph_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
+# The system C compiler, for the C programs that use compiled models.
+config.substitutions.append(("%cc", config.cmake_c_compiler))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%build_generator", config.cmake_generator))
 # Debian's Python packages (numpy, onnx) are seen only by this interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# graph-run's compile cache: one for the test suite in the build tree, not the
+# user's (tests of the cache itself name their own with --cache-dir).
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.graph_obj_root,
+                                                    "test", "cache")
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
+    "graph-capi-test",
+    "graph-compile",
     "graph-opt",
     "graph-run",
     "graph-translate",

@@ -158,6 +158,14 @@ static llvm::ArrayRef<Hook> getHooks() {
   return hooks;
 }
 
+void *
+mlir::graph::runtime::getCountingAllocationFunction(llvm::StringRef name) {
+  for (const Hook &hook : getHooks())
+    if (hook.name == name)
+      return hook.address;
+  return nullptr;
+}
+
 llvm::ArrayRef<llvm::StringRef>
 mlir::graph::runtime::getAllocationSymbolNames() {
   static const llvm::SmallVector<llvm::StringRef> names = [] {

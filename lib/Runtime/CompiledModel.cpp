@@ -10,6 +10,9 @@
 
 #include "graph/Runtime/CompiledModel.h"
 
+#include "graph/Runtime/Compile.h"
+#include "graph/Runtime/ModelABI.h"
+
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/AllocationCounter.h"
@@ -153,56 +156,9 @@ mlir::graph::runtime::readSignature(ModuleOp module, StringRef entry) {
   return signature;
 }
 
-/// Checks that the lowered entry function takes one memref per tensor, inputs
-/// then outputs, either as expanded descriptors (allocated and aligned
-/// pointers, offset, sizes, strides) or as bare pointers, and returns nothing.
-/// Sets `barePointers` to the convention found. Errors at an op go through
-/// the context's diagnostic handlers.
-static llvm::Error checkLoweredEntry(ModuleOp module, StringRef entry,
-                                     const ModelSignature &signature,
-                                     bool &barePointers) {
-  auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
-  if (!func || func.isExternal())
-    return makeError("the lowering left no llvm.func @" + entry);
-  LLVM::LLVMFunctionType type = func.getFunctionType();
-  ArrayRef<Type> params = type.getParams();
-  auto isPtr = [](Type t) { return isa<LLVM::LLVMPointerType>(t); };
-  auto isI64 = [](Type t) { return t.isInteger(64); };
-
-  size_t numMemrefs = signature.inputs.size() + signature.outputs.size();
-  size_t expanded = 0;
-  for (const TensorSpec &spec :
-       llvm::concat<const TensorSpec>(signature.inputs, signature.outputs))
-    expanded += 3 + 2 * spec.shape.size();
-
-  bool ok = isa<LLVM::LLVMVoidType>(type.getReturnType()) && !type.isVarArg();
-  if (ok && params.size() == expanded) {
-    barePointers = false;
-    size_t pos = 0;
-    for (const TensorSpec &spec :
-         llvm::concat<const TensorSpec>(signature.inputs, signature.outputs)) {
-      ok &= isPtr(params[pos]) && isPtr(params[pos + 1]);
-      for (size_t i = 2, e = 3 + 2 * spec.shape.size(); i < e; ++i)
-        ok &= isI64(params[pos + i]);
-      pos += 3 + 2 * spec.shape.size();
-    }
-  } else if (ok && params.size() == numMemrefs) {
-    barePointers = true;
-    ok = llvm::all_of(params, isPtr);
-  } else {
-    ok = false;
-  }
-  if (!ok) {
-    func.emitError() << "the lowered @" << entry << " has type " << type
-                     << ", not the calling convention the runtime expects: "
-                     << signature.inputs.size() << " input and "
-                     << signature.outputs.size()
-                     << " output memrefs, returning nothing";
-    return makeReportedError();
-  }
-
-  // The runtime functions are defined in the JIT by the runtime; a module
-  // that defines one of its own would clash with them.
+/// The runtime functions are defined in the JIT by the runtime; a module
+/// that defines one of its own would clash with them.
+static llvm::Error checkRuntimeNames(ModuleOp module) {
   for (auto other : module.getOps<LLVM::LLVMFuncOp>()) {
     StringRef name = other.getSymName();
     if (!other.isExternal() &&
@@ -225,13 +181,10 @@ CompiledModel::~CompiledModel() = default;
 
 llvm::Expected<std::unique_ptr<CompiledModel>>
 CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
-                       const CompileOptions &options) {
+                       const CompileOptions &options, TimingScope *timing) {
   auto start = std::chrono::steady_clock::now();
-
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
-    return makeReportedError();
+  TimingScope noTiming;
+  TimingScope &scope = timing ? *timing : noTiming;
 
   // The target first: code for a CPU this machine cannot run must not be
   // made, let alone called.
@@ -243,158 +196,89 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!target->runsOnHost(whyNot))
     return makeError("cannot run code for " + target->cpu + " here: " + whyNot);
 
-  std::unique_ptr<CompiledModel> model(new CompiledModel());
-  llvm::Expected<ModelSignature> signature =
-      readSignature(*module, options.entry);
-  if (!signature)
-    return signature.takeError();
-  model->signature = std::move(*signature);
-
-  PassManager pm(&context, ModuleOp::getOperationName());
-  graph::GraphOptimizeOptions optimizeOptions;
-  optimizeOptions.optLevel = options.optLevel;
-  if (failed(graph::buildGraphOptimizePipeline(pm, optimizeOptions)))
-    return makeError("opt-level must be 0, 1, 2 or 3, got " +
-                     llvm::Twine(options.optLevel));
-  if (options.loweringPipeline.empty()) {
-    GraphLowerToLLVMOptions lowerOptions;
-    lowerOptions.targetCpu = options.targetCpu;
-    lowerOptions.targetFeatures = options.targetFeatures;
-    graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
-  } else {
-    std::string parseErrors;
-    llvm::raw_string_ostream os(parseErrors);
-    if (failed(parsePassPipeline(options.loweringPipeline, pm, os)))
-      return makeError("cannot parse the lowering pipeline '" +
-                       options.loweringPipeline + "': " + parseErrors);
-  }
-  if (failed(pm.run(*module)))
-    return makeError("compiling @" + options.entry + " at -O" +
-                     llvm::Twine(options.optLevel) + " failed");
-  if (llvm::Error error = checkLoweredEntry(
-          *module, options.entry, model->signature, model->barePointers))
-    return std::move(error);
-  // graph.name has served its purpose (the signature has been read); the
-  // translation to LLVM IR would warn about an attribute it cannot place.
-  StringAttr nameAttr = StringAttr::get(&context, kNameAttr);
-  module->walk([&](FunctionOpInterface func) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      func.removeArgAttr(i, nameAttr);
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      func.removeResultAttr(i, nameAttr);
-  });
-
-  // LLVM's own optimization and code generation: O3 for the target CPU at
-  // every graph opt-level, so that only graph-optimize differs between
-  // levels.
-  // Exactly the target's CPU and features, not the host's.
-  llvm::orc::JITTargetMachineBuilder tmBuilder{llvm::Triple(target->triple)};
-  tmBuilder.setCPU(target->cpu);
-  llvm::SmallVector<llvm::StringRef> features;
-  llvm::StringRef(target->features)
-      .split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  tmBuilder.addFeatures(
-      std::vector<std::string>(features.begin(), features.end()));
-  tmBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
-      tmBuilder.createTargetMachine();
+      createTargetMachine(options, CodeTarget::JIT);
   if (!tm)
-    return makeError("cannot generate code for " + target->describe() + ": " +
-                     llvm::toString(tm.takeError()));
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, tm->get());
-  std::function<llvm::Error(llvm::Module *)> transformer = optimize;
-  if (!options.objectDumpPath.empty()) {
+    return tm.takeError();
+  llvm::Expected<LoweredModel> lowered =
+      lowerToLLVMDialect(context, sourceMgr, options, **tm, scope);
+  if (!lowered)
+    return lowered.takeError();
+  if (llvm::Error error = checkRuntimeNames(*lowered->module))
+    return std::move(error);
+  std::unique_ptr<CompiledModel> model(new CompiledModel());
+  model->signature = lowered->metadata.signature;
+  model->targetDescription = target->describe();
+
+  // LLVM's own optimization and code generation, the same functions as
+  // graph-compile's (Compile.h); the JIT runs them when the entry is looked
+  // up.
+  llvm::TargetMachine *tmPtr = tm->get();
+  TimingScope jitTimer =
+      scope.nest("LLVM optimization and JIT code generation");
+  std::string irPath =
+      options.objectDumpPath.empty() ? "" : options.objectDumpPath + ".ll";
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [tmPtr, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
+    TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");
+    if (llvm::Error error = optimizeLLVMIR(*module, *tmPtr))
+      return error;
     // The debugging aid writes the optimized LLVM IR beside the object.
-    std::string irPath = options.objectDumpPath + ".ll";
-    transformer = [optimize, irPath](llvm::Module *module) -> llvm::Error {
-      if (llvm::Error error = optimize(module))
-        return error;
+    if (!irPath.empty()) {
       std::error_code ec;
       llvm::raw_fd_ostream os(irPath, ec);
       if (!ec)
         module->print(os, nullptr);
-      return llvm::Error::success();
-    };
-  }
+    }
+    return llvm::Error::success();
+  };
   ExecutionEngineOptions engineOptions;
+  std::string translateError;
+  auto moduleBuilder =
+      [&](Operation *op,
+          llvm::LLVMContext &llvmContext) -> std::unique_ptr<llvm::Module> {
+    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+        translateToLLVMIR(cast<ModuleOp>(op), llvmContext, *tmPtr);
+    if (!llvmModule) {
+      translateError = llvm::toString(llvmModule.takeError());
+      return nullptr;
+    }
+    return std::move(*llvmModule);
+  };
+  engineOptions.llvmModuleBuilder = moduleBuilder;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
   engineOptions.enableObjectDump = !options.objectDumpPath.empty();
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*module, engineOptions, std::move(*tm));
+      ExecutionEngine::create(*lowered->module, engineOptions, std::move(*tm));
   if (!engine)
     return makeError("cannot JIT-compile @" + options.entry + ": " +
-                     llvm::toString(engine.takeError()));
+                     llvm::toString(engine.takeError()) + translateError);
   model->engine = std::move(*engine);
   // Before anything is materialized: the counting allocator must be what the
   // compiled code links against.
   model->engine->registerSymbols(getRuntimeSymbolMap);
   model->engine->initialize();
   // Looking the entry up generates its code, inside the compile time.
-  llvm::Expected<void (*)(void **)> entryFn =
-      model->engine->lookupPacked(options.entry);
-  if (!entryFn)
+  llvm::Expected<void *> runFn = model->engine->lookup(kModelRunSymbol);
+  if (!runFn)
     return makeError("cannot JIT-compile @" + options.entry + ": " +
-                     llvm::toString(entryFn.takeError()));
-  model->entryFn = *entryFn;
+                     llvm::toString(runFn.takeError()));
+  model->runFn = reinterpret_cast<ModelRunFn>(*runFn);
   if (!options.objectDumpPath.empty())
     model->engine->dumpToObjectFile(options.objectDumpPath);
+  jitTimer.stop();
 
-  model->target = target->describe();
   std::chrono::duration<double, std::milli> elapsed =
       std::chrono::steady_clock::now() - start;
   model->compileMillis = elapsed.count();
   return model;
 }
 
-llvm::Expected<std::vector<TensorBuffer>>
-CompiledModel::allocateOutputs() const {
-  std::vector<TensorBuffer> buffers;
-  for (const TensorSpec &spec : signature.outputs) {
-    TensorBuffer &buffer = buffers.emplace_back(spec);
-    if (!buffer.isAllocated())
-      return makeError("cannot allocate " + llvm::Twine(spec.getByteSize()) +
-                       " bytes for output '" + spec.name + "'");
-  }
-  return buffers;
-}
-
-void CompiledModel::run(ArrayRef<const TensorBuffer *> inputs,
-                        ArrayRef<TensorBuffer *> outputs) {
-  assert(inputs.size() == signature.inputs.size() &&
-         outputs.size() == signature.outputs.size() && "signature mismatch");
-  // One slot per scalar the lowered function takes; `args` points at them.
-  SmallVector<intptr_t, 64> slots;
-  auto addMemref = [&](const void *data, ArrayRef<int64_t> shape) {
-    intptr_t ptr = reinterpret_cast<intptr_t>(data);
-    slots.push_back(ptr);
-    if (barePointers)
-      return;
-    slots.push_back(ptr);
-    slots.push_back(0);
-    for (int64_t dim : shape)
-      slots.push_back(dim);
-    int64_t stride = 1;
-    SmallVector<intptr_t, 8> strides(shape.size());
-    for (int64_t i = int64_t(shape.size()) - 1; i >= 0; --i) {
-      strides[i] = stride;
-      stride *= shape[i];
-    }
-    slots.append(strides.begin(), strides.end());
-  };
-  for (auto [buffer, spec] : llvm::zip_equal(inputs, signature.inputs))
-    addMemref(buffer->data(), spec.shape);
-  for (auto [buffer, spec] : llvm::zip_equal(outputs, signature.outputs))
-    addMemref(buffer->data(), spec.shape);
-
-  SmallVector<void *, 64> args;
-  args.reserve(slots.size());
-  for (intptr_t &slot : slots)
-    args.push_back(&slot);
-  entryFn(args.data());
+void CompiledModel::run(const void *const *inputs, void *const *outputs) {
+  runFn(inputs, outputs);
 }
 
 void CompiledModel::warmUp(MLIRContext &context,
@@ -438,10 +322,12 @@ void mlir::graph::runtime::registerCompilerDialects(DialectRegistry &registry) {
 
 /// Imports an ONNX model and writes it as MLIR bytecode. The import has a
 /// context of its own, so that its copies of the weights are freed once it
-/// is written. Errors are printed by the importer's diagnostic handler.
+/// is written. Errors are printed by the importer's diagnostic handler, to
+/// `diagnosticStream`.
 static llvm::Expected<std::string>
 importONNXToBytecode(const llvm::MemoryBuffer &file,
-                     llvm::ArrayRef<std::string> inputShapes) {
+                     llvm::ArrayRef<std::string> inputShapes,
+                     llvm::raw_ostream &diagnosticStream) {
   ONNXImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
     std::string message;
@@ -450,7 +336,7 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
   }
   MLIRContext context;
   context.printOpOnDiagnostic(false);
-  ONNXDiagnosticHandler diagnostics(&context);
+  ONNXDiagnosticHandler diagnostics(&context, diagnosticStream);
   OwningOpRef<ModuleOp> module =
       importONNX(file.getMemBufferRef(), &context, importOptions);
   if (!module)
@@ -463,10 +349,9 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
   return bytecode;
 }
 
-llvm::Error
-mlir::graph::runtime::loadModelFile(llvm::StringRef path,
-                                    llvm::ArrayRef<std::string> inputShapes,
-                                    llvm::SourceMgr &sourceMgr) {
+llvm::Error mlir::graph::runtime::loadModelFile(
+    llvm::StringRef path, llvm::ArrayRef<std::string> inputShapes,
+    llvm::SourceMgr &sourceMgr, llvm::raw_ostream &diagnostics) {
   bool isONNX = path.ends_with_insensitive(".onnx");
   if (!inputShapes.empty() && !isONNX)
     return makeError("--input-shape applies to .onnx models only");
@@ -483,7 +368,7 @@ mlir::graph::runtime::loadModelFile(llvm::StringRef path,
   // Imported, then handed on as MLIR bytecode: the compilation parses it
   // like any .mlir model, and the weights stay raw bytes on the way.
   llvm::Expected<std::string> bytecode =
-      importONNXToBytecode(**file, inputShapes);
+      importONNXToBytecode(**file, inputShapes, diagnostics);
   if (!bytecode)
     return bytecode.takeError();
   sourceMgr.AddNewSourceBuffer(

@@ -12,7 +12,7 @@
 
 using namespace graph_run;
 
-Measurement graph_run::measure(CompiledModel &model,
+Measurement graph_run::measure(Executable &model,
                                llvm::ArrayRef<const TensorBuffer *> inputs,
                                llvm::ArrayRef<TensorBuffer *> outputs,
                                unsigned runs) {

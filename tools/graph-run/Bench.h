@@ -38,7 +38,7 @@ struct Measurement {
 /// is 0), each on a fresh copy of `inputs` (so that code that wrongly writes
 /// to its inputs still sees the same ones every time); `outputs` hold the
 /// last run's results.
-Measurement measure(CompiledModel &model,
+Measurement measure(Executable &model,
                     llvm::ArrayRef<const TensorBuffer *> inputs,
                     llvm::ArrayRef<TensorBuffer *> outputs, unsigned runs);
 

@@ -1,13 +1,18 @@
 //===- graph-run.cpp - Compile a graph model and run it on the CPU --------===//
 //
-// graph-run FILE.mlir|FILE.onnx [INPUT.npy...] [-O0..-O3]
+// graph-run FILE.mlir|FILE.onnx|FILE.so|FILE.o [INPUT.npy...] [-O0..-O3]
 //           [--input NAME=FILE.npy] [--seed N] [--output [NAME=]FILE.npy]
-//           [--bench N] [--compare] [--input-shape NAME=AxBxC]
+//           [--bench N] [--compare [--compare-to FILE]]
+//           [--input-shape NAME=AxBxC] [--target-cpu NAME]
+//           [--target-features +f,-g] [--cache-dir DIR] [--no-cache]
+//           [--timing]
 //
-// Compiles the model's entry function with graph-optimize at the chosen
-// opt-level and the graph-lower-to-llvm lowering, JIT-compiles it for the
-// host, runs it and prints or saves its outputs. `--bench` and `--compare`
-// time it and count the bytes of the buffers it allocates.
+// Gets the model ready through the runtime (ModelLoader.h): a library made
+// by graph-compile is loaded; a model is compiled with graph-optimize at the
+// chosen opt-level and the graph-lower-to-llvm lowering, through the compile
+// cache (or the JIT, --no-cache). Then it runs the model and prints or saves
+// its outputs. `--bench` and `--compare` time it and count the bytes of the
+// buffers it allocates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +22,9 @@
 #include "graph/Conversion/Passes.h"
 #include "graph/Runtime/CompiledModel.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Runtime/ModelLoader.h"
 #include "graph/Runtime/Npy.h"
+#include "graph/Runtime/SharedLibraryModel.h"
 #include "graph/Runtime/Threads.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
@@ -26,6 +33,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -131,6 +139,38 @@ static cl::opt<std::string> loweringPipeline(
     cl::desc("Debugging aid: a textual pass pipeline that replaces "
              "graph-lower-to-llvm"),
     cl::Hidden, cl::init(""), cl::cat(category));
+
+static cl::opt<std::string>
+    compareTo("compare-to",
+              cl::desc("With --compare: the baseline, a model compiled at "
+                       "-O0 or a shared library made by graph-compile "
+                       "(default: this model at -O0)"),
+              cl::value_desc("FILE"), cl::cat(category));
+
+static cl::opt<bool>
+    noCache("no-cache",
+            cl::desc("Compile with the JIT, without the compile cache"),
+            cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("The compile cache's directory (default: $XDG_CACHE_HOME/graph, "
+             "else ~/.cache/graph)"),
+    cl::value_desc("DIR"), cl::cat(category));
+
+static cl::opt<uint64_t> cacheSizeLimitMB(
+    "cache-size-limit",
+    cl::desc("The compile cache's size limit in MiB: the least recently "
+             "used entries beyond it are removed (default 2048)"),
+    cl::value_desc("MiB"), cl::init(kDefaultCacheSizeLimit >> 20),
+    cl::cat(category));
+
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Print where the compile time goes (import, "
+                    "graph-optimize, each lowering pass, LLVM optimization, "
+                    "code generation, the cache) to stderr"),
+           cl::init(false), cl::cat(category));
 
 static cl::opt<std::string> dumpObject(
     "dump-object",
@@ -429,6 +469,7 @@ static void printMeasurement(const Measurement &m, unsigned runs) {
 }
 
 static void printComparison(const Measurement &base, const Measurement &opt,
+                            const std::string &baseName,
                             const std::string &optName, unsigned runs) {
   llvm::outs() << llvm::format("%-6s %14s %14s %14s %16s\n", "level",
                                "compile (ms)", "min (ms)", "median (ms)",
@@ -438,7 +479,7 @@ static void printComparison(const Measurement &base, const Measurement &opt,
                                  m.compileMillis, m.minMillis, m.medianMillis,
                                  (unsigned long long)m.peakBytes);
   };
-  row("-O0", base);
+  row(baseName.c_str(), base);
   row(optName.c_str(), opt);
   llvm::outs() << "(" << runs << " timed runs each, median latencies below)\n";
 
@@ -462,7 +503,99 @@ static void printComparison(const Measurement &base, const Measurement &opt,
     llvm::outs() << *breakEven;
   else
     llvm::outs() << "never";
-  llvm::outs() << " (t_compile + N * L at " << optName << " below -O0)\n";
+  llvm::outs() << " (t_compile + N * L at " << optName << " below " << baseName
+               << ")\n";
+}
+
+//===----------------------------------------------------------------------===//
+// The compile cache
+//===----------------------------------------------------------------------===//
+
+/// For --timing, on stderr: where the model came from.
+static void printCacheReport(llvm::StringRef file, const LoadReport &report) {
+  llvm::raw_ostream &os = llvm::errs();
+  os << "graph-run: " << file << ": ";
+  switch (report.source) {
+  case LoadReport::Source::SharedLibrary:
+    os << "shared library, no compilation\n";
+    return;
+  case LoadReport::Source::CacheHit:
+    os << "compile cache hit: " << report.cacheEntry << "\n";
+    return;
+  case LoadReport::Source::CacheMiss:
+    os << "compile cache miss: "
+       << (report.cacheProblem.empty() ? "compiled into "
+                                       : "compiled, not cached: ")
+       << (report.cacheProblem.empty() ? report.cacheEntry
+                                       : report.cacheProblem)
+       << "\n";
+    return;
+  case LoadReport::Source::JIT:
+    os << "compiled by the JIT, "
+       << (report.cacheProblem.empty()
+               ? "no compile cache (--no-cache)"
+               : "no compile cache: " + report.cacheProblem)
+       << "\n";
+    return;
+  }
+}
+
+/// For --bench: the cold and warm compile times the cache knows.
+static void printCacheSummary(const LoadReport &report) {
+  if (report.source != LoadReport::Source::CacheHit &&
+      report.source != LoadReport::Source::CacheMiss)
+    return;
+  llvm::outs() << "compile cache: "
+               << (report.source == LoadReport::Source::CacheHit ? "hit"
+                                                                 : "miss");
+  if (report.coldMillis)
+    llvm::outs() << llvm::format(", cold compile %.3f ms", *report.coldMillis);
+  if (report.warmMillis)
+    llvm::outs() << llvm::format(", warm load %.3f ms", *report.warmMillis);
+  llvm::outs() << "\n";
+}
+
+/// For --compare: the break-even N when both compilations are cache hits.
+static void printWarmBreakEven(const LoadReport &baseReport,
+                               const Measurement &base,
+                               const LoadReport &report, const Measurement &opt,
+                               llvm::StringRef baseName,
+                               llvm::StringRef optName) {
+  if (!baseReport.warmMillis || !report.warmMillis)
+    return;
+  std::optional<uint64_t> breakEven =
+      breakEvenRuns(*baseReport.warmMillis, base.medianMillis,
+                    *report.warmMillis, opt.medianMillis);
+  llvm::outs() << "break-even N (warm, compile cache hits) = ";
+  if (breakEven)
+    llvm::outs() << *breakEven;
+  else
+    llvm::outs() << "never";
+  llvm::outs() << llvm::format(" (t_compile %.3f ms at ", *report.warmMillis)
+               << optName
+               << llvm::format(", %.3f ms at ", *baseReport.warmMillis)
+               << baseName << ")\n";
+}
+
+static bool sameSignature(const ModelSignature &a, const ModelSignature &b) {
+  auto same = [](llvm::ArrayRef<TensorSpec> x, llvm::ArrayRef<TensorSpec> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip_equal(x, y), [](auto pair) {
+             auto &[p, q] = pair;
+             return p.elementType == q.elementType &&
+                    llvm::ArrayRef<int64_t>(p.shape) ==
+                        llvm::ArrayRef<int64_t>(q.shape);
+           });
+  };
+  return same(a.inputs, b.inputs) && same(a.outputs, b.outputs);
+}
+
+/// `-O<level>`: the level given, or the one a shared library was compiled
+/// at.
+static std::string getLevelName(const Executable &model, unsigned level) {
+  if (auto *library = dynamic_cast<const SharedLibraryModel *>(&model))
+    level = library->getMetadata().optLevel;
+  return "-O" + std::to_string(level);
 }
 
 //===----------------------------------------------------------------------===//
@@ -475,13 +608,6 @@ static int runTool() {
             << ": use -O0, -O1, -O2 or -O3\n";
     return 1;
   }
-  bool isONNX = llvm::StringRef(modelFile).ends_with_insensitive(".onnx");
-  llvm::SourceMgr sourceMgr;
-  if (llvm::Error error = loadModelFile(modelFile, inputShapes, sourceMgr)) {
-    printError(std::move(error), "graph-run");
-    return 1;
-  }
-
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
@@ -492,11 +618,6 @@ static int runTool() {
   // Loaded here rather than on first use inside the timed compilation, so
   // that the first compilation is not charged for it.
   context.loadAllAvailableDialects();
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  // Locations in an ONNX model name the file and the node, not a line.
-  std::optional<mlir::graph::ONNXDiagnosticHandler> onnxDiagnostics;
-  if (isONNX)
-    onnxDiagnostics.emplace(&context);
 
   if (!loweringPipeline.empty()) {
     mlir::registerAllPasses();
@@ -504,22 +625,37 @@ static int runTool() {
     mlir::graph::registerAllGraphConversionPasses();
   }
 
-  CompileOptions options;
-  options.entry = entry;
-  options.optLevel = optLevel;
-  options.loweringPipeline = loweringPipeline;
-  options.targetCpu = targetCpu;
-  options.targetFeatures = targetFeatures;
-  options.objectDumpPath = dumpObject;
+  mlir::DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  mlir::TimingScope rootTimer = timingManager.getRootScope();
+
+  LoadOptions options;
+  options.compile.entry = entry;
+  options.compile.optLevel = optLevel;
+  options.compile.loweringPipeline = loweringPipeline;
+  options.compile.targetCpu = targetCpu;
+  options.compile.targetFeatures = targetFeatures;
+  options.compile.objectDumpPath = dumpObject;
+  options.inputShapes = inputShapes;
+  // The object dump is the JIT's.
+  options.useCache = !noCache && dumpObject.empty();
+  options.cacheDirectory = cacheDir;
+  options.cacheSizeLimit = cacheSizeLimitMB * (uint64_t(1) << 20);
   // Only timed compilations need the process warmed up first.
   if (bench || compare)
-    CompiledModel::warmUp(context, options);
-  llvm::Expected<std::unique_ptr<CompiledModel>> model =
-      CompiledModel::compile(context, sourceMgr, options);
+    CompiledModel::warmUp(context, options.compile);
+  LoadReport report;
+  llvm::Expected<std::unique_ptr<Executable>> model = [&] {
+    mlir::TimingScope modelTimer = rootTimer.nest(std::string(modelFile));
+    return loadModel(context, std::string(modelFile), options, modelTimer,
+                     report);
+  }();
   if (!model) {
     printError(model.takeError(), "graph-run");
     return 1;
   }
+  if (timing)
+    printCacheReport(modelFile, report);
   const ModelSignature &signature = (*model)->getSignature();
 
   mlir::FailureOr<std::vector<TensorBuffer>> inputBuffers =
@@ -534,7 +670,7 @@ static int runTool() {
   llvm::SmallVector<const TensorBuffer *> inputPtrs;
   for (const TensorBuffer &buffer : *inputBuffers)
     inputPtrs.push_back(&buffer);
-  auto makeOutputs = [&](CompiledModel &compiled,
+  auto makeOutputs = [&](Executable &compiled,
                          std::vector<TensorBuffer> &buffers,
                          llvm::SmallVectorImpl<TensorBuffer *> &ptrs) {
     llvm::Expected<std::vector<TensorBuffer>> allocated =
@@ -552,18 +688,39 @@ static int runTool() {
   llvm::SmallVector<TensorBuffer *> outputPtrs;
   if (!makeOutputs(**model, outputBuffers, outputPtrs))
     return 1;
-  std::string levelName = "-O" + std::to_string(optLevel);
+  std::string levelName = getLevelName(**model, optLevel);
   if (bench || compare)
     llvm::outs() << "target: " << (*model)->getTargetDescription() << ", "
                  << getNumThreads()
                  << (getNumThreads() == 1 ? " thread\n" : " threads\n");
 
   if (compare) {
-    options.optLevel = 0;
-    llvm::Expected<std::unique_ptr<CompiledModel>> baseModel =
-        CompiledModel::compile(context, sourceMgr, options);
+    // The baseline: --compare-to's file (a model at -O0, or a shared
+    // library), else this model at -O0.
+    std::string baseFile = compareTo.empty() ? modelFile : compareTo;
+    if (compareTo.empty() &&
+        (isSharedLibrary(modelFile) || isObjectFile(modelFile))) {
+      error() << "a compiled model has no -O0 to compare with: name the "
+                 "baseline with --compare-to FILE\n";
+      return 1;
+    }
+    LoadOptions baseOptions = options;
+    baseOptions.compile.optLevel = 0;
+    LoadReport baseReport;
+    llvm::Expected<std::unique_ptr<Executable>> baseModel = [&] {
+      mlir::TimingScope baseTimer = rootTimer.nest(baseFile + " (baseline)");
+      return loadModel(context, baseFile, baseOptions, baseTimer, baseReport);
+    }();
     if (!baseModel) {
       printError(baseModel.takeError(), "graph-run");
+      return 1;
+    }
+    if (timing)
+      printCacheReport(baseFile + " (baseline)", baseReport);
+    if (!sameSignature((*baseModel)->getSignature(), signature)) {
+      error() << "the baseline '" << baseFile
+              << "' does not take and return the same tensors as '" << modelFile
+              << "'\n";
       return 1;
     }
     std::vector<TensorBuffer> baseBuffers;
@@ -574,24 +731,36 @@ static int runTool() {
     Measurement baseMeasurement =
         measure(**baseModel, inputPtrs, basePtrs, runs);
     Measurement optMeasurement = measure(**model, inputPtrs, outputPtrs, runs);
-    warnAboutProblems(baseMeasurement, signature, "-O0");
+    std::string baseName = getLevelName(**baseModel, 0);
+    if (baseName == levelName)
+      baseName = "base";
+    warnAboutProblems(baseMeasurement, signature, baseName);
     warnAboutProblems(optMeasurement, signature, levelName);
 
     Agreement agreement = compareOutputs(signature.outputs, baseBuffers,
-                                         outputBuffers, "-O0", levelName);
+                                         outputBuffers, baseName, levelName);
     if (!agreement.agree) {
-      error() << "outputs differ between -O0 and " << levelName << ": "
-              << agreement.mismatch << " (rtol " << kCompareRtol << ", atol "
-              << kCompareAtol << ")\n";
+      error() << "outputs differ between " << baseName << " and " << levelName
+              << ": " << agreement.mismatch << " (rtol " << kCompareRtol
+              << ", atol " << kCompareAtol << ")\n";
       return 1;
     }
     llvm::outs() << llvm::format(
         "outputs agree: max abs diff %.3g, max rel diff %.3g (rtol %g, atol "
         "%g)\n",
         agreement.maxAbsDiff, agreement.maxRelDiff, kCompareRtol, kCompareAtol);
-    printComparison(baseMeasurement, optMeasurement, levelName, runs);
+    // The break-even N of the table: from the cold compile times (what a
+    // cache hit saved, when there was one), then from the warm ones.
+    if (baseReport.coldMillis)
+      baseMeasurement.compileMillis = *baseReport.coldMillis;
+    if (report.coldMillis)
+      optMeasurement.compileMillis = *report.coldMillis;
+    printComparison(baseMeasurement, optMeasurement, baseName, levelName, runs);
+    printWarmBreakEven(baseReport, baseMeasurement, report, optMeasurement,
+                       baseName, levelName);
   } else if (bench) {
     Measurement measurement = measure(**model, inputPtrs, outputPtrs, bench);
+    printCacheSummary(report);
     warnAboutProblems(measurement, signature, levelName);
     printMeasurement(measurement, bench);
   } else {

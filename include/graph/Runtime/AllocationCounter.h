@@ -46,6 +46,11 @@ AllocationStats getAllocationStats();
 llvm::orc::SymbolMap
 getAllocationSymbolMap(llvm::orc::MangleAndInterner interner);
 
+/// The counting version of the C allocation function `name` (`malloc`,
+/// `free`, ...), or null: for the allocation hooks of a shared library
+/// (ModelABI.h).
+void *getCountingAllocationFunction(llvm::StringRef name);
+
 /// The names that `getAllocationSymbolMap` defines.
 llvm::ArrayRef<llvm::StringRef> getAllocationSymbolNames();
 

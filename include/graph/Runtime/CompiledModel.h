@@ -6,9 +6,9 @@
 // alone), and LLVM's O3 code generation for the target CPU through the MLIR
 // ExecutionEngine.
 //
-// The calling convention after the lowering: the entry function takes the
-// model's inputs, then its outputs, as identity-layout memrefs that the
-// caller allocates, and returns nothing.
+// The compiled code is called through graph_model_run (ModelABI.h), as a
+// shared library made by graph-compile is: the JIT and graph-compile compile
+// the same module (Compile.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +16,13 @@
 #define GRAPH_RUNTIME_COMPILEDMODEL_H
 
 #include "graph/Runtime/Errors.h"
+#include "graph/Runtime/Executable.h"
 #include "graph/Runtime/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SourceMgr.h"
@@ -36,12 +38,6 @@ class ExecutionEngine;
 
 namespace graph {
 namespace runtime {
-
-/// The entry function's tensors, read from the `func.func` before lowering.
-struct ModelSignature {
-  llvm::SmallVector<TensorSpec> inputs;
-  llvm::SmallVector<TensorSpec> outputs;
-};
 
 /// Reads the signature of `@entry`, or fails with an error naming the
 /// function or the tensor.
@@ -77,53 +73,37 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// Reads a model file, `.mlir` (text or bytecode) or `.onnx` (imported with
 /// `inputShapes`, each `NAME=AxBxC`), into `sourceMgr` as MLIR for
 /// `CompiledModel::compile`. Import errors are reported by the importer's
-/// diagnostic handler (a ReportedError); others name the file.
+/// diagnostic handler, to `diagnostics` (a ReportedError); others name the
+/// file.
 llvm::Error loadModelFile(llvm::StringRef path,
                           llvm::ArrayRef<std::string> inputShapes,
-                          llvm::SourceMgr &sourceMgr);
+                          llvm::SourceMgr &sourceMgr,
+                          llvm::raw_ostream &diagnostics = llvm::errs());
 
-class CompiledModel {
+class CompiledModel : public Executable {
 public:
   /// Parses the main file of `sourceMgr` and compiles it. Errors at an op or
-  /// function go through the context's diagnostic handlers.
+  /// function go through the context's diagnostic handlers. `timing`, when
+  /// given, gets a timer for each step of the compilation.
   static llvm::Expected<std::unique_ptr<CompiledModel>>
   compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
-          const CompileOptions &options);
+          const CompileOptions &options, TimingScope *timing = nullptr);
 
   /// Compiles and runs a tiny model once, untimed, so that the process's
   /// one-time costs (LLVM's lazy initialization, the first JIT session) are
   /// not charged to the first measured compilation. Failures are silent.
   static void warmUp(MLIRContext &context, const CompileOptions &options);
 
-  ~CompiledModel();
+  ~CompiledModel() override;
 
-  const ModelSignature &getSignature() const { return signature; }
-
-  /// Parse, passes and JIT code generation, in milliseconds.
-  double getCompileMillis() const { return compileMillis; }
-
-  /// The CPU the code was generated for, described.
-  const std::string &getTargetDescription() const { return target; }
-
-  /// Buffers for the outputs, or an error naming the output that could not
-  /// be allocated.
-  llvm::Expected<std::vector<TensorBuffer>> allocateOutputs() const;
-
-  /// Calls the entry function once. `inputs` and `outputs` match the
-  /// signature in number, element type and size.
-  void run(llvm::ArrayRef<const TensorBuffer *> inputs,
-           llvm::ArrayRef<TensorBuffer *> outputs);
+  using Executable::run;
+  void run(const void *const *inputs, void *const *outputs) override;
 
 private:
   CompiledModel() = default;
 
   std::unique_ptr<ExecutionEngine> engine;
-  void (*entryFn)(void **) = nullptr;
-  ModelSignature signature;
-  /// The lowering passed memrefs as bare pointers rather than descriptors.
-  bool barePointers = false;
-  double compileMillis = 0;
-  std::string target;
+  int (*runFn)(const void *const *, void *const *) = nullptr;
 };
 
 } // namespace runtime

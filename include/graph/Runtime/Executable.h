@@ -1,0 +1,71 @@
+//===- Executable.h - A compiled model ready to run -------------*- C++ -*-===//
+//
+// What a caller needs from a compiled model, whichever way it was made: its
+// signature, output buffers of the right sizes, and one call that runs it on
+// the caller's buffers. Two implementations: CompiledModel (compiled in this
+// process by the LLVM JIT) and SharedLibraryModel (a shared library made by
+// graph-compile, or an entry of the compile cache, loaded with dlopen).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_EXECUTABLE_H
+#define GRAPH_RUNTIME_EXECUTABLE_H
+
+#include "graph/Runtime/Tensor.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace graph {
+namespace runtime {
+
+/// The entry function's tensors, read from the `func.func` before lowering.
+struct ModelSignature {
+  llvm::SmallVector<TensorSpec> inputs;
+  llvm::SmallVector<TensorSpec> outputs;
+};
+
+class Executable {
+public:
+  virtual ~Executable();
+
+  const ModelSignature &getSignature() const { return signature; }
+
+  /// The time it took to make this executable runnable, in milliseconds:
+  /// the whole compilation for a fresh compile, the look-up and loading for
+  /// a cache hit or a shared library.
+  double getCompileMillis() const { return compileMillis; }
+  void setCompileMillis(double millis) { compileMillis = millis; }
+
+  /// The CPU the code was generated for, described (CPUTarget::describe).
+  const std::string &getTargetDescription() const { return targetDescription; }
+
+  /// Buffers for the outputs, or an error naming the output that could not
+  /// be allocated.
+  llvm::Expected<std::vector<TensorBuffer>> allocateOutputs() const;
+
+  /// Calls the model once. `inputs` and `outputs` match the signature in
+  /// number, element type and size.
+  void run(llvm::ArrayRef<const TensorBuffer *> inputs,
+           llvm::ArrayRef<TensorBuffer *> outputs);
+
+  /// Calls the model on bare data pointers, one per input and output in
+  /// signature order: the ABI of graph_model_run (ModelABI.h).
+  virtual void run(const void *const *inputs, void *const *outputs) = 0;
+
+protected:
+  ModelSignature signature;
+  double compileMillis = 0;
+  std::string targetDescription;
+};
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_EXECUTABLE_H

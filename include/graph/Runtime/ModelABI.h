@@ -1,0 +1,101 @@
+//===- ModelABI.h - The C entry ABI of a compiled model ---------*- C++ -*-===//
+//
+// Every compiled model, JIT-compiled or ahead of time, exports the same
+// symbols, and nothing else:
+//
+//   int graph_model_run(const void *const *inputs, void *const *outputs);
+//       Runs the model: `inputs[i]` and `outputs[j]` point at the dense,
+//       C-order elements of input i and output j, in signature order, the
+//       outputs allocated by the caller. Returns 0.
+//   const char graph_model_metadata[];
+//       A JSON object: `format` ("graph-model"), `abi` (kModelABIVersion),
+//       the compiler that made it, the target triple and CPU, the CPU
+//       features the code needs, and the signature (each input and output
+//       with its name, dtype and shape). A loader reads it from the file
+//       before running any of the code.
+//   void *graph_model_hook_<f>;
+//       For each C allocation function f (malloc, free, ...) that the code
+//       calls: the function it calls, initially the C library's. A host may
+//       store its own (graph-run counts the bytes allocated) before a run.
+//
+// Everything else in the module (the lowered entry function, the kernels,
+// the weights) has internal linkage: two models in one process never clash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_MODELABI_H
+#define GRAPH_RUNTIME_MODELABI_H
+
+#include "graph/Runtime/Executable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace graph {
+namespace runtime {
+
+/// Changes whenever the meaning of the symbols above changes.
+constexpr unsigned kModelABIVersion = 1;
+
+constexpr llvm::StringLiteral kModelRunSymbol = "graph_model_run";
+constexpr llvm::StringLiteral kModelMetadataSymbol = "graph_model_metadata";
+constexpr llvm::StringLiteral kModelHookPrefix = "graph_model_hook_";
+constexpr llvm::StringLiteral kModelFormat = "graph-model";
+
+/// The signature of graph_model_run.
+using ModelRunFn = int (*)(const void *const *, void *const *);
+
+/// What graph_model_metadata says.
+struct ModelMetadata {
+  unsigned abiVersion = kModelABIVersion;
+  /// The compiler that made the code (CompilerVersion.h).
+  std::string compiler;
+  /// The entry function of the source model and its graph-optimize level.
+  std::string entry;
+  unsigned optLevel = 3;
+  std::string triple;
+  std::string cpu;
+  /// The features the code may use, LLVM's names without `+`, sorted.
+  std::vector<std::string> features;
+  ModelSignature signature;
+};
+
+std::string serializeModelMetadata(const ModelMetadata &metadata);
+
+/// Parses graph_model_metadata; errors say what is wrong (not JSON, not a
+/// graph model, another ABI version, a bad tensor description).
+llvm::Expected<ModelMetadata> parseModelMetadata(llvm::StringRef text);
+
+/// The features of `metadata` that this host's CPU lacks (none when the code
+/// can run here), or an error when it was compiled for another architecture.
+llvm::Expected<std::vector<std::string>>
+getMissingHostFeatures(const ModelMetadata &metadata);
+
+/// Checks that the lowered `@entry` (an llvm.func) takes one memref per
+/// tensor of `signature`, inputs then outputs, and returns nothing, then
+/// adds the ABI above to `module`: graph_model_run calling it, the metadata,
+/// the allocation hooks, and internal linkage for everything else. Errors at
+/// an op go through the context's diagnostic handlers (a ReportedError).
+llvm::Error addModelABI(ModuleOp module, llvm::StringRef entry,
+                        const ModelMetadata &metadata);
+
+/// A C header for code that links a compiled model: the declarations of the
+/// ABI and, for every input and output, macros with its index, name, element
+/// type, rank, shape and size. `source` names the model in a comment.
+std::string generateCHeader(const ModelMetadata &metadata,
+                            llvm::StringRef source);
+
+/// The C allocation functions that get a graph_model_hook_ symbol.
+llvm::ArrayRef<llvm::StringRef> getHookedAllocationFunctions();
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_MODELABI_H

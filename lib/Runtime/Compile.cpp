@@ -1,0 +1,439 @@
+//===- Compile.cpp - From a model to machine code -------------------------===//
+
+#include "graph/Runtime/Compile.h"
+
+#include "graph/Conversion/Passes.h"
+#include "graph/Runtime/Errors.h"
+#include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Transforms/Passes.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <cmath>
+#include <dlfcn.h>
+#include <link.h>
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::runtime;
+
+static constexpr llvm::StringLiteral kNameAttr = "graph.name";
+
+//===----------------------------------------------------------------------===//
+// The compiler's version
+//===----------------------------------------------------------------------===//
+
+/// The file of the executable or shared library that holds this code.
+static std::string getOwnFile() {
+  struct Search {
+    uintptr_t address;
+    std::string name;
+    bool found = false;
+  } search{reinterpret_cast<uintptr_t>(&getOwnFile), "", false};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        auto *search = static_cast<Search *>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &phdr = info->dlpi_phdr[i];
+          uintptr_t start = info->dlpi_addr + phdr.p_vaddr;
+          if (phdr.p_type == PT_LOAD && search->address >= start &&
+              search->address < start + phdr.p_memsz) {
+            search->name = info->dlpi_name ? info->dlpi_name : "";
+            search->found = true;
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &search);
+  // The main program has no name in the list.
+  if (search.found && search.name.empty())
+    return llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&getOwnFile));
+  return search.name;
+}
+
+llvm::StringRef mlir::graph::runtime::getCompilerVersion() {
+  static const std::string version = [] {
+    std::string build = "unknown";
+    std::string file = getOwnFile();
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> contents =
+            llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false)) {
+      llvm::BLAKE3 hasher;
+      hasher.update((*contents)->getBuffer());
+      build = llvm::toHex(hasher.final<8>(), /*LowerCase=*/true);
+    }
+    return "graph-compiler build " + build + ", LLVM " LLVM_VERSION_STRING;
+  }();
+  return version;
+}
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+mlir::graph::runtime::createTargetMachine(const CompileOptions &options,
+                                          CodeTarget codeTarget) {
+  // The one description of the target CPU, which the lowering's tile
+  // choices ask too.
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::get(options.targetCpu, options.targetFeatures);
+  if (!target)
+    return target.takeError();
+  llvm::Triple triple(target->triple);
+  std::string message;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!llvmTarget)
+    return makeError("cannot generate code for " + triple.str() + ": " +
+                     message);
+  llvm::TargetOptions targetOptions;
+  std::optional<llvm::Reloc::Model> relocation;
+  if (codeTarget == CodeTarget::Object)
+    relocation = llvm::Reloc::PIC_;
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      triple, target->cpu, target->features, targetOptions, relocation,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive,
+      /*JIT=*/codeTarget == CodeTarget::JIT));
+  if (!tm)
+    return makeError("cannot generate code for " + target->describe());
+  return tm;
+}
+
+std::vector<std::string>
+mlir::graph::runtime::getRequiredFeatures(const llvm::TargetMachine &tm) {
+  const llvm::MCSubtargetInfo *info = tm.getMCSubtargetInfo();
+  llvm::StringMap<bool> hostFeatures = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> required;
+  for (const llvm::SubtargetFeatureKV &kv : info->getAllProcessorFeatures())
+    if (info->getFeatureBits().test(kv.Value) && hostFeatures.count(kv.Key))
+      required.push_back(kv.Key);
+  llvm::sort(required);
+  return required;
+}
+
+//===----------------------------------------------------------------------===//
+// MLIR
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
+    MLIRContext &context, llvm::SourceMgr &sourceMgr,
+    const CompileOptions &options, llvm::TargetMachine &tm,
+    TimingScope &timing) {
+  TimingScope parseTimer = timing.nest("parse");
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  parseTimer.stop();
+  if (!module)
+    return makeReportedError();
+
+  LoweredModel lowered;
+  ModelMetadata &metadata = lowered.metadata;
+  llvm::Expected<ModelSignature> signature =
+      readSignature(*module, options.entry);
+  if (!signature)
+    return signature.takeError();
+  metadata.signature = std::move(*signature);
+  metadata.compiler = getCompilerVersion().str();
+  metadata.entry = options.entry;
+  metadata.optLevel = options.optLevel;
+  metadata.triple = tm.getTargetTriple().str();
+  metadata.cpu = tm.getTargetCPU().str();
+  metadata.features = getRequiredFeatures(tm);
+
+  PassManager pm(&context, ModuleOp::getOperationName());
+  TimingScope passTimer = timing.nest("graph-optimize and lowering");
+  pm.enableTiming(passTimer);
+  graph::GraphOptimizeOptions optimizeOptions;
+  optimizeOptions.optLevel = options.optLevel;
+  if (failed(graph::buildGraphOptimizePipeline(pm, optimizeOptions)))
+    return makeError("opt-level must be 0, 1, 2 or 3, got " +
+                     llvm::Twine(options.optLevel));
+  if (options.loweringPipeline.empty()) {
+    GraphLowerToLLVMOptions lowerOptions;
+    lowerOptions.targetCpu = options.targetCpu;
+    lowerOptions.targetFeatures = options.targetFeatures;
+    graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
+  } else {
+    std::string parseErrors;
+    llvm::raw_string_ostream os(parseErrors);
+    if (failed(parsePassPipeline(options.loweringPipeline, pm, os)))
+      return makeError("cannot parse the lowering pipeline '" +
+                       options.loweringPipeline + "': " + parseErrors);
+  }
+  if (failed(pm.run(*module)))
+    return makeError("compiling @" + options.entry + " at -O" +
+                     llvm::Twine(options.optLevel) + " failed");
+  passTimer.stop();
+
+  // graph.name has served its purpose (the signature has been read); the
+  // translation to LLVM IR would warn about an attribute it cannot place.
+  StringAttr nameAttr = StringAttr::get(&context, kNameAttr);
+  module->walk([&](FunctionOpInterface func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, nameAttr);
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      func.removeResultAttr(i, nameAttr);
+  });
+  if (llvm::Error error = addModelABI(*module, options.entry, metadata))
+    return std::move(error);
+  lowered.module = std::move(module);
+  return lowered;
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mlir::graph::runtime::translateToLLVMIR(ModuleOp module,
+                                        llvm::LLVMContext &llvmContext,
+                                        llvm::TargetMachine &tm) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return makeError("cannot translate the lowered module to LLVM IR");
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), &tm);
+  return llvmModule;
+}
+
+llvm::Error mlir::graph::runtime::optimizeLLVMIR(llvm::Module &module,
+                                                 llvm::TargetMachine &tm) {
+  // O3 at every graph opt-level, so that only graph-optimize differs
+  // between levels.
+  return makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                   &tm)(&module);
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+mlir::graph::runtime::emitObject(llvm::Module &module,
+                                 llvm::TargetMachine &tm) {
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return makeError("the target cannot emit object files");
+  pm.run(module);
+  return object;
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+mlir::graph::runtime::compileToObject(MLIRContext &context,
+                                      llvm::SourceMgr &sourceMgr,
+                                      const CompileOptions &options,
+                                      TimingScope &timing,
+                                      ModelMetadata *metadata) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      createTargetMachine(options, CodeTarget::Object);
+  if (!tm)
+    return tm.takeError();
+  llvm::Expected<LoweredModel> lowered =
+      lowerToLLVMDialect(context, sourceMgr, options, **tm, timing);
+  if (!lowered)
+    return lowered.takeError();
+  if (metadata)
+    *metadata = lowered->metadata;
+
+  llvm::LLVMContext llvmContext;
+  TimingScope translateTimer = timing.nest("translate to LLVM IR");
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateToLLVMIR(*lowered->module, llvmContext, **tm);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  lowered->module = nullptr;
+  translateTimer.stop();
+
+  TimingScope optimizeTimer = timing.nest("LLVM optimization");
+  if (llvm::Error error = optimizeLLVMIR(**llvmModule, **tm))
+    return makeError("LLVM's optimization failed: " +
+                     llvm::toString(std::move(error)));
+  optimizeTimer.stop();
+
+  TimingScope codegenTimer = timing.nest("code generation");
+  return emitObject(**llvmModule, **tm);
+}
+
+//===----------------------------------------------------------------------===//
+// Linking
+//===----------------------------------------------------------------------===//
+
+/// The path of the shared library that defines `address`.
+static std::string getLibraryOf(const void *address) {
+  Dl_info info;
+  if (dladdr(address, &info) && info.dli_fname)
+    return info.dli_fname;
+  return "";
+}
+
+/// lld: the one LLVM was configured with, else ld.lld-22 or ld.lld on PATH.
+static llvm::Expected<std::string> findLinker() {
+#ifdef GRAPH_LLD_PATH
+  if (llvm::sys::fs::can_execute(GRAPH_LLD_PATH))
+    return std::string(GRAPH_LLD_PATH);
+#endif
+  for (std::string name :
+       {"ld.lld-" + std::to_string(LLVM_VERSION_MAJOR), std::string("ld.lld")})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
+      return *path;
+  return makeError("cannot find lld (ld.lld) to link a shared library; "
+                   "install Debian's lld package");
+}
+
+/// Whether the object calls the OpenMP runtime.
+static llvm::Expected<bool> usesOpenMP(llvm::StringRef objectPath) {
+  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> object =
+      llvm::object::ObjectFile::createObjectFile(objectPath);
+  if (!object)
+    return makeError("cannot read the object file '" + objectPath +
+                     "': " + llvm::toString(object.takeError()));
+  for (const llvm::object::SymbolRef &symbol : object->getBinary()->symbols()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) &&
+        (name->starts_with("__kmpc_") || name->starts_with("omp_")))
+      return true;
+  }
+  return false;
+}
+
+/// The OpenMP runtime the process has loaded, or the one next to LLVM's
+/// libraries.
+static std::string findOpenMPRuntime() {
+  if (void *symbol = dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+    return getLibraryOf(symbol);
+  for (const char *candidate :
+       {GRAPH_LLVM_LIBRARY_DIR "/libomp.so.5",
+        GRAPH_LLVM_LIBRARY_DIR "/libomp.so", "libomp.so.5", "libomp.so"})
+    if (void *handle = dlopen(candidate, RTLD_LAZY | RTLD_LOCAL))
+      if (void *symbol = dlsym(handle, "__kmpc_fork_call"))
+        return getLibraryOf(symbol);
+  return "";
+}
+
+llvm::Error mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
+                                                    llvm::StringRef outputPath,
+                                                    llvm::StringRef soname) {
+  llvm::Expected<std::string> linker = findLinker();
+  if (!linker)
+    return linker.takeError();
+  // The very libraries this process runs with: their sonames become the
+  // library's dependencies, with the symbol versions they define.
+  std::string libc = getLibraryOf(reinterpret_cast<void *>(&::qsort));
+  std::string libm = getLibraryOf(
+      reinterpret_cast<void *>(static_cast<float (*)(float)>(&::expf)));
+  if (libc.empty() || libm.empty())
+    return makeError("cannot find the C library and libm to link against");
+
+  std::vector<std::string> args = {*linker,
+                                   "-shared",
+                                   "-o",
+                                   outputPath.str(),
+                                   "-soname",
+                                   soname.str(),
+                                   "-z",
+                                   "defs",
+                                   "-z",
+                                   "noexecstack",
+                                   "-z",
+                                   "relro",
+                                   "-z",
+                                   "now",
+                                   "--as-needed",
+                                   "--hash-style=both",
+                                   "--build-id=none",
+                                   objectPath.str()};
+  llvm::Expected<bool> openMP = usesOpenMP(objectPath);
+  if (!openMP)
+    return openMP.takeError();
+  if (*openMP) {
+    std::string libomp = findOpenMPRuntime();
+    if (libomp.empty())
+      return makeError("the model uses OpenMP, and the OpenMP runtime "
+                       "(libomp.so.5) cannot be found");
+    args.push_back(libomp);
+    args.push_back("-rpath");
+    args.push_back(llvm::sys::path::parent_path(libomp).str());
+  }
+  args.push_back(libm);
+  args.push_back(libc);
+
+  llvm::SmallString<128> messages;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("graph-lld", "txt", messages))
+    return makeError("cannot create a temporary file: " + ec.message());
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(messages),
+                                                llvm::StringRef(messages)};
+  std::string execError;
+  int status = llvm::sys::ExecuteAndWait(*linker, argRefs, std::nullopt,
+                                         redirects, 0, 0, &execError);
+  std::string output;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+          llvm::MemoryBuffer::getFile(messages))
+    output = (*text)->getBuffer().trim().str();
+  llvm::sys::fs::remove(messages);
+  if (status != 0) {
+    llvm::sys::fs::remove(outputPath);
+    return makeError("linking '" + outputPath + "' with " + *linker +
+                     " failed" + (execError.empty() ? "" : ": " + execError) +
+                     (output.empty() ? "" : ":\n" + output));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+mlir::graph::runtime::linkObjectIntoSharedLibrary(llvm::ArrayRef<char> object,
+                                                  llvm::StringRef outputPath,
+                                                  llvm::StringRef soname) {
+  llvm::SmallString<256> objectPath;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          outputPath + ".tmp-%%%%%%.o", fd, objectPath))
+    return makeError("cannot write '" + outputPath + "': " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << llvm::StringRef(object.data(), object.size());
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(objectPath);
+      return makeError("cannot write '" + objectPath + "': " + message);
+    }
+  }
+  llvm::Error linked = linkSharedLibrary(objectPath, outputPath, soname);
+  llvm::sys::fs::remove(objectPath);
+  return linked;
+}

@@ -1,0 +1,33 @@
+//===- Executable.cpp - A compiled model ready to run ---------------------===//
+
+#include "graph/Runtime/Executable.h"
+
+#include "graph/Runtime/Errors.h"
+
+using namespace mlir::graph::runtime;
+
+Executable::~Executable() = default;
+
+llvm::Expected<std::vector<TensorBuffer>> Executable::allocateOutputs() const {
+  std::vector<TensorBuffer> buffers;
+  for (const TensorSpec &spec : signature.outputs) {
+    TensorBuffer &buffer = buffers.emplace_back(spec);
+    if (!buffer.isAllocated())
+      return makeError("cannot allocate " + llvm::Twine(spec.getByteSize()) +
+                       " bytes for output '" + spec.name + "'");
+  }
+  return buffers;
+}
+
+void Executable::run(llvm::ArrayRef<const TensorBuffer *> inputs,
+                     llvm::ArrayRef<TensorBuffer *> outputs) {
+  assert(inputs.size() == signature.inputs.size() &&
+         outputs.size() == signature.outputs.size() && "signature mismatch");
+  llvm::SmallVector<const void *, 16> inputData;
+  llvm::SmallVector<void *, 16> outputData;
+  for (const TensorBuffer *buffer : inputs)
+    inputData.push_back(buffer->data());
+  for (TensorBuffer *buffer : outputs)
+    outputData.push_back(buffer->data());
+  run(inputData.data(), outputData.data());
+}
