@@ -26,8 +26,10 @@ namespace graph {
 #include "graph/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite graph compute ops into linalg, tensor,
-/// arith and math ops on tensors.
-void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// arith, math and scf ops on tensors. `converter` gives tensors their
+/// storage types (bools as bytes, unsigned integers signless).
+void populateGraphToLinalgConversionPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns);
 
 /// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM
 /// dialect out, runnable by mlir-runner and graph-run.
