@@ -256,16 +256,18 @@ OpFoldResult EinsumOp::fold(FoldAdaptor adaptor) {
 static LogicalResult checkWindowAttrs(Operation *op, ArrayRef<int64_t> in,
                                       ArrayRef<int64_t> strides,
                                       ArrayRef<int64_t> padding,
-                                      ArrayRef<int64_t> dilations) {
+                                      ArrayRef<int64_t> dilations,
+                                      int64_t minPadding = 0) {
   if (in.size() < 3 || in.size() > 5)
     return op->emitOpError() << "operand '" << (isa<ConvOp>(op) ? "input" : "x")
                              << "' must have rank 3 to 5 (N x C x 1 to 3 "
                                 "spatial dimensions), but got rank "
                              << in.size();
   size_t k = in.size() - 2;
-  return failure(failed(checkArrayAttr(op, "strides", strides, k, 1)) ||
-                 failed(checkArrayAttr(op, "dilations", dilations, k, 1)) ||
-                 failed(checkArrayAttr(op, "padding", padding, 2 * k, 0)));
+  return failure(
+      failed(checkArrayAttr(op, "strides", strides, k, 1)) ||
+      failed(checkArrayAttr(op, "dilations", dilations, k, 1)) ||
+      failed(checkArrayAttr(op, "padding", padding, 2 * k, minPadding)));
 }
 
 /// floor((in + begin + end - dilation * (kernel - 1) - 1) / stride) + 1, or
@@ -472,8 +474,10 @@ LogicalResult ConvTransposeOp::verify() {
       return failure();
   ArrayRef<int64_t> in = getDims(getInput()), w = getDims(getWeight());
   ArrayRef<int64_t> out = getDims(getOutput());
+  // The padding of a transposed convolution may be negative: the output
+  // then starts before the first input position's contribution.
   if (failed(checkWindowAttrs(*this, in, getStrides(), getPadding(),
-                              getDilations())))
+                              getDilations(), -(int64_t(1) << 40))))
     return failure();
   if (w.size() != in.size() || out.size() != in.size())
     return emitOpError() << "operand 'weight' and the result must have rank "
@@ -493,15 +497,10 @@ LogicalResult ConvTransposeOp::verify() {
     return emitOpError() << "result type " << getOutput().getType()
                          << " must be " << in[0] << " x " << filters
                          << " x ...";
-  size_t k = in.size() - 2;
-  for (size_t d = 0; d < k; ++d) {
-    int64_t full = (in[2 + d] - 1) * getStrides()[d] - getPadding()[d] +
-                   getDilations()[d] * (w[2 + d] - 1) + 1;
-    if (out[2 + d] < 1 || out[2 + d] > full + getStrides()[d])
-      return emitOpError() << "result spatial dimension " << d << " ("
-                           << out[2 + d] << ") must be in [1, " << full
-                           << " + stride]";
-  }
+  for (size_t d = 2; d < out.size(); ++d)
+    if (out[d] < 1 || out[d] > (int64_t(1) << 31))
+      return emitOpError() << "result spatial dimension " << d - 2 << " ("
+                           << out[d] << ") must be in [1, 2^31)";
   return success();
 }
 

@@ -409,14 +409,14 @@ LogicalResult ResizeOp::verify() {
   if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Float)))
     return failure();
   ArrayRef<int64_t> in = getDims(getX()), out = getDims(getOutput());
-  ArrayRef<float> scales = getScales();
+  ArrayRef<double> scales = getScales();
   if (out.size() != in.size())
     return emitOpError() << "result rank " << out.size()
                          << " differs from operand 'x' rank " << in.size();
   if (scales.size() != in.size())
     return emitOpError() << "attribute 'scales' must have " << in.size()
                          << " elements, but got " << scales.size();
-  for (float s : scales)
+  for (double s : scales)
     if (!(s > 0) || std::isinf(s))
       return emitOpError() << "attribute 'scales' must be positive and "
                               "finite";

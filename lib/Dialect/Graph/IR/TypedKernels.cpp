@@ -50,7 +50,7 @@ static std::optional<double> sourceCoordinate(int64_t x, int64_t in,
 }
 
 std::optional<SmallVector<SmallVector<ResizeTap, 4>>>
-mlir::graph::reference::computeResizeTaps(int64_t in, int64_t out, float scale,
+mlir::graph::reference::computeResizeTaps(int64_t in, int64_t out, double scale,
                                           StringRef mode,
                                           StringRef coordinateMode,
                                           StringRef nearestMode,
@@ -64,7 +64,7 @@ mlir::graph::reference::computeResizeTaps(int64_t in, int64_t out, float scale,
   SmallVector<SmallVector<ResizeTap, 4>> taps;
   for (int64_t x = 0; x < out; ++x) {
     std::optional<double> coordinate =
-        sourceCoordinate(x, in, double(scale), coordinateMode);
+        sourceCoordinate(x, in, scale, coordinateMode);
     if (!coordinate)
       return std::nullopt;
     double xOri = *coordinate;

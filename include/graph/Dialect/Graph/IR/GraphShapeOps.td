@@ -111,7 +111,7 @@ def Graph_ResizeOp : Graph_ComputeOp<"resize"> {
     and renormalizes the taps outside the input). Taps outside the input
     are clamped to its border. Float element types.
   }];
-  let arguments = (ins AnyTensor:$x, DenseF32ArrayAttr:$scales,
+  let arguments = (ins AnyTensor:$x, DenseF64ArrayAttr:$scales,
                    DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
                    DefaultValuedAttr<StrAttr, "\"half_pixel\"">:
                        $coordinate_transformation_mode,

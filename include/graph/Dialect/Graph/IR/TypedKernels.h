@@ -53,7 +53,7 @@ struct ResizeTap {
 /// weight 0 are dropped and indices clamped into [0, in). Returns nullopt
 /// for an unknown mode.
 std::optional<SmallVector<SmallVector<ResizeTap, 4>>>
-computeResizeTaps(int64_t in, int64_t out, float scale, StringRef mode,
+computeResizeTaps(int64_t in, int64_t out, double scale, StringRef mode,
                   StringRef coordinateMode, StringRef nearestMode,
                   float cubicCoeffA, bool excludeOutside);
 
