@@ -279,6 +279,11 @@ Value createSlice(Importer &importer, const onnx::NodeProto &node, Value x,
 // The operator builders
 //===----------------------------------------------------------------------===//
 
+/// Replaces the subgraphs that exporters write for an operator (PyTorch's
+/// GELU before opset 20) by the graph op that computes exactly the same
+/// operations (ImportPatterns.cpp). The replaced ops are left dead.
+void recognizeExportPatterns(Block &body);
+
 #define GRAPH_ONNX_IMPORTER(NAME)                                              \
   LogicalResult NAME(Importer &importer, const onnx::NodeProto &node);
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImportHelpers.h"
 #include "Importer.h"
 #include "ShapeInference.h"
 
@@ -531,6 +532,7 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
     return nullptr;
 
   func::ReturnOp::create(builder, fileLoc, results);
+  recognizeExportPatterns(*body);
   eraseDeadOps(*body);
   func.setFunctionType(
       builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
