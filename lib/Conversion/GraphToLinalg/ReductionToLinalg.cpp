@@ -218,14 +218,17 @@ template <typename OpTy> struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
                       : (last ? arith::CmpFPredicate::OLE
                               : arith::CmpFPredicate::OLT);
             better = arith::CmpFOp::create(b, l, predicate, v, best);
-            // The first NaN wins over any number.
+            // A NaN is the extreme: the first one, or with select_last_index
+            // the last one.
             Value vIsNan =
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
-            Value bestIsNumber = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::ORD, best, best);
-            better = arith::OrIOp::create(
-                b, l, better,
-                arith::AndIOp::create(b, l, vIsNan, bestIsNumber));
+            Value takes = vIsNan;
+            if (!last) {
+              Value bestIsNumber = arith::CmpFOp::create(
+                  b, l, arith::CmpFPredicate::ORD, best, best);
+              takes = arith::AndIOp::create(b, l, vIsNan, bestIsNumber);
+            }
+            better = arith::OrIOp::create(b, l, better, takes);
           } else {
             arith::CmpIPredicate predicate =
                 isMax ? (last ? (isUnsigned ? arith::CmpIPredicate::uge
@@ -281,7 +284,6 @@ struct CumSumToLoops : OpConversionPattern<CumSumOp> {
     sliceShape[axis] = 1;
     auto sliceType =
         RankedTensorType::get(sliceShape, storageType.getElementType());
-    auto graphSliceType = RankedTensorType::get(sliceShape, graphType);
     Value zero =
         createScalarConstant(rewriter, loc, storageType.getElementType(), 0);
     Value sum = createFilledTensorWith(rewriter, loc, sliceType, zero);
@@ -308,19 +310,36 @@ struct CumSumToLoops : OpConversionPattern<CumSumOp> {
           auto [offsets, sizes, strides] = sliceAt(b, l, position);
           Value slice = tensor::ExtractSliceOp::create(b, l, sliceType, x,
                                                        offsets, sizes, strides);
-          Value next = createTypedElementwise(
-              b, l, graphSliceType, ValueRange{args[1], slice},
-              {graphType, graphType}, {},
-              [&](OpBuilder &nb, Location nl, ValueRange values) {
-                if (isa<FloatType>(values[0].getType()))
-                  return arith::AddFOp::create(nb, nl, values[0], values[1])
-                      .getResult();
-                return arith::AddIOp::create(nb, nl, values[0], values[1])
-                    .getResult();
-              });
-          Value written =
-              tensor::InsertSliceOp::create(b, l, exclusive ? args[1] : next,
-                                            args[0], offsets, sizes, strides);
+          // The running sum is updated in place (its own buffer, as
+          // bufferization wants of a loop-carried value); the exclusive form
+          // writes it out before adding.
+          Value written = args[0];
+          if (exclusive)
+            written = tensor::InsertSliceOp::create(b, l, args[1], written,
+                                                    offsets, sizes, strides);
+          int64_t sliceRank = sliceShape.size();
+          AffineMap identity =
+              AffineMap::getMultiDimIdentityMap(sliceRank, context);
+          SmallVector<utils::IteratorType> parallel(
+              sliceRank, utils::IteratorType::parallel);
+          Value next =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{sliceType}, ValueRange{slice},
+                  ValueRange{args[1]}, {identity, identity}, parallel,
+                  [&](OpBuilder &nb, Location nl, ValueRange values) {
+                    Value v = loadScalar(nb, nl, values[0], graphType);
+                    Value acc = loadScalar(nb, nl, values[1], graphType);
+                    Value sum =
+                        isa<FloatType>(v.getType())
+                            ? Value(arith::AddFOp::create(nb, nl, acc, v))
+                            : Value(arith::AddIOp::create(nb, nl, acc, v));
+                    linalg::YieldOp::create(
+                        nb, nl, storeScalar(nb, nl, sum, graphType));
+                  })
+                  .getResult(0);
+          if (!exclusive)
+            written = tensor::InsertSliceOp::create(b, l, next, written,
+                                                    offsets, sizes, strides);
           scf::YieldOp::create(b, l, ValueRange{written, next});
         });
     rewriter.replaceOp(op, loop.getResult(0));

@@ -96,7 +96,11 @@ struct AbsFn {
       return math::AbsFOp::create(b, loc, x);
     if (isUnsignedGraphType(graphType))
       return x;
-    return math::AbsIOp::create(b, loc, x);
+    // x < 0 ? 0 - x : x (math.absi has no lowering to LLVM here); MIN wraps.
+    Value zero = createIntConstant(b, loc, x.getType(), 0);
+    Value negated = arith::SubIOp::create(b, loc, zero, x);
+    return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, x, zero),
+                  negated, x);
   }
 };
 

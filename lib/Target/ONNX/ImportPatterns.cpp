@@ -59,9 +59,8 @@ static Value otherOperand(OpTy op, function_ref<bool(Value)> isOther) {
 static void recognizeGelu(MulOp outer) {
   auto type = cast<RankedTensorType>(outer.getType());
   ArrayRef<int64_t> shape = type.getShape();
-  Value product = otherOperand(outer, [&](Value v) {
-    return isSplatConstant(v, 0.5, shape);
-  });
+  Value product = otherOperand(
+      outer, [&](Value v) { return isSplatConstant(v, 0.5, shape); });
   auto inner = product ? product.getDefiningOp<MulOp>() : MulOp();
   if (!inner || !inner->hasOneUse() || inner.getType() != type)
     return;
@@ -71,9 +70,8 @@ static void recognizeGelu(MulOp outer) {
     auto add = sum.getDefiningOp<AddOp>();
     if (!add || !add->hasOneUse() || x.getType() != type)
       continue;
-    Value erfValue = otherOperand(add, [&](Value v) {
-      return isSplatConstant(v, 1.0, shape);
-    });
+    Value erfValue = otherOperand(
+        add, [&](Value v) { return isSplatConstant(v, 1.0, shape); });
     auto erf = erfValue ? erfValue.getDefiningOp<ErfOp>() : ErfOp();
     if (!erf || !erf->hasOneUse())
       continue;

@@ -269,8 +269,11 @@ static OpFoldResult foldArgReduce(OpTy op, Attribute operand, bool isMax) {
                 C v = widen(x->get<T>((o * size + j) * inner + n));
                 bool better = isMax ? (last ? v >= best : v > best)
                                     : (last ? v <= best : v < best);
+                // A NaN is the extreme: the first one, or with
+                // select_last_index the last one.
                 if constexpr (isFloatCompute<C>)
-                  better = better || (std::isnan(v) && !std::isnan(best));
+                  better =
+                      better || (std::isnan(v) && (last || !std::isnan(best)));
                 if (better) {
                   best = v;
                   bestIndex = j;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScalarKernels.h"
 #include "TypedFolds.h"
 #include "VerifyUtils.h"
 
@@ -255,9 +256,67 @@ LogicalResult ScatterElementsOp::verify() {
   return checkResultDims(*this, data);
 }
 
-OpFoldResult ScatterElementsOp::fold(FoldAdaptor) {
-  // Rare in the graphs we see and quadratic in the worst case: not folded.
-  return {};
+/// Combines an element with an update as the lowering does.
+template <typename T>
+static T combineScatter(StringRef reduction, T old, T update) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return update;
+  } else {
+    using C = ComputeType<T>;
+    C a = widen(old), b = widen(update);
+    C r = b;
+    if constexpr (std::is_floating_point_v<C>) {
+      if (reduction == "add")
+        r = a + b;
+      else if (reduction == "mul")
+        r = a * b;
+      else if (reduction == "max")
+        r = scalar::maximumF(a, b);
+      else if (reduction == "min")
+        r = scalar::minimumF(a, b);
+    } else {
+      if (reduction == "add")
+        r = scalar::wrapAdd(a, b);
+      else if (reduction == "mul")
+        r = scalar::wrapMul(a, b);
+      else if (reduction == "max")
+        r = a > b ? a : b;
+      else if (reduction == "min")
+        r = a < b ? a : b;
+    }
+    return narrow<T>(r);
+  }
+}
+
+OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> data = readTypedTensor(adaptor.getData());
+  std::optional<TypedTensor> indices = readTypedTensor(adaptor.getIndices());
+  std::optional<TypedTensor> updates = readTypedTensor(adaptor.getUpdates());
+  if (!type || !data || !indices || !updates || failed(verify()))
+    return {};
+  ArrayRef<int64_t> shape = data->getShape();
+  int64_t rank = shape.size();
+  int64_t axis = normalizedAxis(getAxis(), rank);
+  SmallVector<int64_t> strides = ref::rowMajorStrides(shape);
+  // In row-major order of the updates: later ones win, as in the loops.
+  TypedTensor out = data->expanded();
+  StringRef reduction = getReduction();
+  int64_t i = 0;
+  ref::forEachIndex(updates->getShape(), [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      position += (d == axis ? normalizeIndex(indices->getInt(i), shape[d])
+                             : index[d]) *
+                  strides[d];
+    dispatchKind(out.getKind(), [&](auto t) {
+      using T = decltype(t);
+      out.set<T>(position, combineScatter<T>(reduction, out.get<T>(position),
+                                             updates->get<T>(i)));
+    });
+    ++i;
+  });
+  return out.toAttr();
 }
 
 //===----------------------------------------------------------------------===//

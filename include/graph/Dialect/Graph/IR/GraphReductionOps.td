@@ -36,7 +36,8 @@ class Graph_ArgReduceOp<string mnemonic, string text>
   let description = [{
     The first index holding the extreme value, or the last with
     `select_last_index`; the axis is dropped, or kept with size 1 with
-    `keepdims`. Numeric element types; a NaN counts as the extreme.
+    `keepdims`. Numeric element types; a NaN counts as the extreme (as in
+    NumPy and ONNX's reference).
   }];
   let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "0">:$axis,
                    UnitAttr:$keepdims, UnitAttr:$select_last_index);
