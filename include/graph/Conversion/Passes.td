@@ -12,6 +12,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GraphOutlineKernels : Pass<"graph-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Make each graph op and each graph.fused a kernel function "
+                "of its own";
+  let description = [{
+    The first step of `graph-lower-to-llvm`. In every function with a body,
+    each top-level graph compute op, and each `graph.fused`, moves into a
+    private `func.func` (a kernel) that the function calls: its operands
+    become the kernel's arguments, the constants it reads are cloned into the
+    kernel. Kernels with the same body (op for op, attributes and constants
+    included) are one function called from each place.
+
+    A kernel is the unit of everything after: it is lowered, optimized and
+    compiled on its own (LLVM's loop passes and code generation scale with
+    the size of a function, and functions compile in parallel), it is what
+    the profiler times, and it is what `-O0` runs one per graph op. Kernels
+    are marked `no_inline` so that LLVM keeps them apart.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def ConvertGraphToLinalg : Pass<"convert-graph-to-linalg"> {
   let summary = "Lower graph ops to linalg on tensors, tensor, arith and math";
   let description = [{
@@ -65,7 +85,19 @@ def GraphVectorize : Pass<"graph-vectorize"> {
     micro-kernel, elementwise ops with one vector per innermost row, and
     `tensor.pad` as a filled buffer the padded value is written into. Tile
     sizes divide the dimensions, so every tile has a static shape.
+
+    Every size comes from the target description (`CPUTarget`): the f32
+    lanes of a vector, the number of vector registers that accumulators,
+    weight rows and broadcasts must share, the transpose block. The target is
+    this machine unless `target-cpu` / `target-features` name another.
   }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The LLVM CPU to tile for (default: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"\"\"",
+           "Target features to add or remove, e.g. +avx2,-avx512f">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",

@@ -93,6 +93,67 @@ struct DistinctResultBuffersPass
     });
   }
 };
+/// Lets the kernel that computes a function's result write it straight into
+/// the caller's out-parameter. After buffer-results-to-out-params, a result
+/// that a kernel call produced is a buffer the function allocates, passes to
+/// the call and then copies into its out-parameter:
+///   %a = memref.alloc(); call @kernel(..., %a); memref.copy %a, %out;
+///   memref.dealloc %a
+/// When the function touches %out nowhere else and %a has no other use,
+/// %out replaces %a: one allocation and one pass over the result fewer.
+struct ForwardResultBuffersPass
+    : public PassWrapper<ForwardResultBuffersPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ForwardResultBuffersPass)
+
+  StringRef getArgument() const final { return "graph-forward-result-buffers"; }
+  StringRef getDescription() const final {
+    return "Write results into out-parameters instead of copying them there";
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      if (!out || !alloc || out.getOwner() != &func.getBody().front() ||
+          !out.hasOneUse() || alloc.getType() != out.getType() ||
+          alloc->getBlock() != copy->getBlock())
+        continue;
+      // Every other use of the buffer comes before the copy, in its block,
+      // but its deallocation, which goes with it.
+      SmallVector<Operation *> deallocs;
+      bool forwardable = true;
+      for (OpOperand &use : alloc->getUses()) {
+        Operation *user = use.getOwner();
+        if (user == copy)
+          continue;
+        if (isa<memref::DeallocOp>(user)) {
+          deallocs.push_back(user);
+          continue;
+        }
+        Operation *ancestor = copy->getBlock()->findAncestorOpInBlock(*user);
+        if (!ancestor || !ancestor->isBeforeInBlock(copy)) {
+          forwardable = false;
+          break;
+        }
+      }
+      if (!forwardable)
+        continue;
+      // The out-parameter is a function argument: it dominates the buffer.
+      alloc->replaceAllUsesWith(ValueRange{out});
+      copy.erase();
+      for (Operation *dealloc : deallocs)
+        dealloc->erase();
+      alloc.erase();
+    }
+  }
+};
+
 /// Turns copies between strided views (a tile into its padded buffer, say)
 /// into linalg.copy, which becomes loops that LLVM vectorizes along the
 /// contiguous innermost dimension. finalize-memref-to-llvm would call the
@@ -157,8 +218,11 @@ struct FuseElementwiseOpsPass
 };
 } // namespace
 
-void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
-  // Graph ops to linalg on tensors; each graph.fused becomes one tiled kernel.
+void mlir::graph::buildGraphLowerToLLVMPipeline(
+    OpPassManager &pm, const GraphLowerToLLVMOptions &options) {
+  // One function per kernel (each graph op and each graph.fused), then graph
+  // ops to linalg on tensors; each graph.fused becomes one tiled loop nest.
+  pm.addPass(createGraphOutlineKernels());
   pm.addPass(createConvertGraphToLinalg());
   pm.addPass(createGraphLowerFused());
   pm.addNestedPass<func::FuncOp>(std::make_unique<FuseElementwiseOpsPass>());
@@ -166,7 +230,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 
   // Register tiles and vectors for the compute-heavy ops, still on tensors.
-  pm.addPass(createGraphVectorize());
+  GraphVectorizeOptions vectorizeOptions;
+  vectorizeOptions.targetCpu = options.targetCpu;
+  vectorizeOptions.targetFeatures = options.targetFeatures;
+  pm.addPass(createGraphVectorize(vectorizeOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -192,6 +259,7 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
       bufferization::createBufferResultsToOutParamsPass(outParamsOptions));
   // A tile buffer of static size is allocated once, before the tile loops,
   // rather than once per tile.
+  pm.addNestedPass<func::FuncOp>(std::make_unique<ForwardResultBuffersPass>());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
@@ -231,9 +299,10 @@ void mlir::graph::registerGraphLowerToLLVMPipeline() {
   // --mlir-print-ir-after and run alone while debugging.
   PassRegistration<FuseElementwiseOpsPass>();
   PassRegistration<DistinctResultBuffersPass>();
+  PassRegistration<ForwardResultBuffersPass>();
   PassRegistration<StridedCopiesToLoopsPass>();
   PassRegistration<EmitCInterfacePass>();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GraphLowerToLLVMOptions>(
       "graph-lower-to-llvm",
       "Lower graph ops to the LLVM dialect, runnable by mlir-runner and "
       "graph-run",

@@ -4,15 +4,16 @@
 
 // Every buffer graph-lower-to-llvm allocates is freed on every path, so that
 // repeated runs do not grow memory: the IR right after bufferization and the
-// ownership-based deallocation.
+// ownership-based deallocation. Each graph op and each graph.fused is a
+// kernel function; the model allocates the buffers passed between kernels.
 
 // Inside a fused kernel, the tile buffers of static size are allocated once,
 // before the tile loop, and freed after it; the padded input tile, which an
 // scf.if yields (zeros where the tile lies wholly in the padding; the input
 // rows, transposed straight into the interior of a zero-filled buffer,
 // elsewhere), is allocated and freed once per tile.
-// CHECK-LABEL: func.func @fused
-// CHECK-SAME: %{{.*}}: memref<1x4x8x6xf32>) {
+// CHECK-LABEL: func.func private @fused_kernel0_conv2d_relu
+// CHECK-SAME: %{{.*}}: memref<1x4x8x6xf32>) attributes
 // CHECK: %[[W:.*]] = memref.alloc() {{.*}} : memref<3x3x2x4xf32>
 // CHECK: %[[CONV:.*]] = memref.alloc() {{.*}} : memref<1x4x6x4xf32>
 // CHECK: %[[NCHW:.*]] = memref.alloc() {{.*}} : memref<1x4x4x6xf32>
@@ -42,17 +43,24 @@ func.func @fused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4
   return %0 : tensor<1x4x8x6xf32>
 }
 
-// Unfused, every intermediate is a whole buffer, freed before returning.
-// CHECK-LABEL: func.func @unfused
+// Unfused, every intermediate is a whole buffer, freed before returning:
+// inside the convolution's kernel (padded input, NHWC result, weights) and
+// between the two kernels.
+// CHECK-LABEL: func.func private @unfused_kernel0_conv2d
 // CHECK-DAG: %[[A1:.*]] = memref.alloc() {{.*}} : memref<1x10x8x2xf32>
 // CHECK-DAG: %[[A2:.*]] = memref.alloc() {{.*}} : memref<1x8x6x4xf32>
 // CHECK-DAG: %[[A3:.*]] = memref.alloc() {{.*}} : memref<3x3x2x4xf32>
-// CHECK-DAG: %[[A4:.*]] = memref.alloc() {{.*}} : memref<1x4x8x6xf32>
 // CHECK-NOT: memref.alloc
 // CHECK-DAG: memref.dealloc %[[A1]]
 // CHECK-DAG: memref.dealloc %[[A2]]
 // CHECK-DAG: memref.dealloc %[[A3]]
-// CHECK-DAG: memref.dealloc %[[A4]]
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @unfused(
+// CHECK-SAME: %[[OUT:[^:]*]]: memref<1x4x8x6xf32>) {
+// CHECK-NEXT: %[[A4:.*]] = memref.alloc() : memref<1x4x8x6xf32>
+// CHECK-NEXT: call @unfused_kernel0_conv2d(%{{.*}}, %{{.*}}, %[[A4]])
+// CHECK-NEXT: call @unfused_kernel1_relu(%[[A4]], %[[OUT]])
+// CHECK-NEXT: memref.dealloc %[[A4]]
 // CHECK-NEXT: return
 func.func @unfused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x8x6xf32> {
   %1 = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x8x6xf32>
@@ -60,13 +68,17 @@ func.func @unfused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1
   return %2 : tensor<1x4x8x6xf32>
 }
 
-// Results are written into the caller's buffers: a chain of ops with two
-// results needs no buffer of its own.
+// Results are written into the caller's buffers: the kernels that compute
+// them write straight into the out-parameters, with no copy; only the
+// value passed from the add kernel to the tanh kernel has a buffer.
 // CHECK-LABEL: func.func @in_place
-// CHECK-SAME: %[[OUT0:.*]]: memref<6x7xf32>, %[[OUT1:.*]]: memref<6x7xf32>) {
-// CHECK-NOT: memref.alloc
-// CHECK-NOT: memref.copy
-// CHECK: return
+// CHECK-SAME: %[[OUT0:[^:]*]]: memref<6x7xf32>, %[[OUT1:[^:]*]]: memref<6x7xf32>) {
+// CHECK-NEXT: call @in_place_kernel0_matmul(%{{.*}}, %{{.*}}, %[[OUT1]])
+// CHECK-NEXT: %[[SUM:.*]] = memref.alloc() : memref<6x7xf32>
+// CHECK-NEXT: call @in_place_kernel1_add(%[[OUT1]], %{{.*}}, %[[SUM]])
+// CHECK-NEXT: call @in_place_kernel2_tanh(%[[SUM]], %[[OUT0]])
+// CHECK-NEXT: memref.dealloc %[[SUM]]
+// CHECK-NEXT: return
 func.func @in_place(%a: tensor<6x5xf32>, %b: tensor<5x7xf32>, %c: tensor<7xf32>) -> (tensor<6x7xf32>, tensor<6x7xf32>) {
   %0 = graph.matmul %a, %b : (tensor<6x5xf32>, tensor<5x7xf32>) -> tensor<6x7xf32>
   %1 = graph.add %0, %c : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32>
@@ -88,13 +100,13 @@ func.func @caller(%a: tensor<6x5xf32>, %b: tensor<5x7xf32>, %c: tensor<7xf32>) -
   return %1 : tensor<6x7xf32>
 }
 
-// A buffer returned more than once (here after CSE merged the two products)
-// is copied into each further out-parameter.
+// Two identical products are one kernel, called twice. A buffer returned
+// more than once is copied into each further out-parameter.
 // CHECK-LABEL: func.func @same_result_twice
 // CHECK-SAME: %[[OUT0:[^:]*]]: memref<45xf32>, %[[OUT1:[^:]*]]: memref<45xf32>, %[[OUT2:[^:]*]]: memref<45xf32>) {
 // CHECK-NOT: memref.alloc
-// CHECK: vector.transfer_write %{{.*}}, %[[OUT0]]
-// CHECK-NEXT: memref.copy %[[OUT0]], %[[OUT1]]
+// CHECK: call @same_result_twice_kernel0_mul(%{{.*}}, %{{.*}}, %[[OUT0]])
+// CHECK-NEXT: call @same_result_twice_kernel0_mul(%{{.*}}, %{{.*}}, %[[OUT1]])
 // CHECK-NEXT: memref.copy %[[OUT0]], %[[OUT2]]
 // CHECK-NEXT: return
 func.func @same_result_twice(%x: tensor<45xf32>, %y: tensor<45xf32>) -> (tensor<45xf32>, tensor<45xf32>, tensor<45xf32>) {

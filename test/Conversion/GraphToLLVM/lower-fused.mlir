@@ -35,13 +35,20 @@
 // TILED-NOT: tensor<1x40x36x16xf32>
 // TILED: return
 
-// Bufferized: the only buffer of the result's shape is the out-parameter.
-// BUFFERS-LABEL: func.func @conv_bn_relu
+// Bufferized: the group is a kernel function; the only buffer of the
+// result's shape is the out-parameter, which the model passes on to it.
+// BUFFERS-LABEL: func.func private @conv_bn_relu_kernel0_conv2d_batch_norm_relu
 // BUFFERS-SAME: %{{.*}}: memref<1x16x40x36xf32>)
 // BUFFERS-NOT: memref.alloc{{.*}}memref<1x16x40x36xf32>
 // BUFFERS-NOT: memref.alloc{{.*}}memref<1x40x36x16xf32>
 // BUFFERS-NOT: memref.alloc{{.*}}memref<1x40x36x4xf32>
 // BUFFERS-NOT: memref.alloc{{.*}}memref<1x42x38x4xf32>
+// BUFFERS: return
+// BUFFERS-LABEL: func.func @conv_bn_relu(
+// BUFFERS-SAME: %[[OUT:[^:]*]]: memref<1x16x40x36xf32>)
+// BUFFERS-NOT: memref.alloc
+// BUFFERS: call @conv_bn_relu_kernel0_conv2d_batch_norm_relu({{.*}}, %[[OUT]])
+// BUFFERS-NOT: memref.alloc
 // BUFFERS: return
 func.func @conv_bn_relu(%x: tensor<1x4x40x36xf32>, %w: tensor<16x4x3x3xf32>,
     %s: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>,
@@ -57,11 +64,18 @@ func.func @conv_bn_relu(%x: tensor<1x4x40x36xf32>, %w: tensor<16x4x3x3xf32>,
 }
 
 // The same ops unfused materialize the convolution result whole: what the
-// checks above rule out does happen without graph.fused.
+// checks above rule out does happen without graph.fused. Each op is a
+// kernel, and the model passes whole intermediates between them.
 // TILED-LABEL: func.func @unfused
 // TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x40x36x16xf32>
-// BUFFERS-LABEL: func.func @unfused
+// BUFFERS-LABEL: func.func private @unfused_kernel0_conv2d
 // BUFFERS: memref.alloc{{.*}}memref<1x40x36x16xf32>
+// BUFFERS-LABEL: func.func @unfused(
+// BUFFERS: memref.alloc() : memref<1x16x40x36xf32>
+// BUFFERS: call @unfused_kernel0_conv2d
+// BUFFERS: memref.alloc() : memref<1x16x40x36xf32>
+// BUFFERS: call @unfused_kernel1_batch_norm
+// BUFFERS: call @unfused_kernel2_relu
 func.func @unfused(%x: tensor<1x4x40x36xf32>, %w: tensor<16x4x3x3xf32>,
     %s: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>,
     %v: tensor<16xf32>) -> tensor<1x16x40x36xf32> {

@@ -1,0 +1,201 @@
+//===- OutlineKernels.cpp - One function per kernel -------------*- C++ -*-===//
+//
+// graph-outline-kernels: every top-level graph compute op and every
+// graph.fused of a function becomes a call to a private kernel function.
+// Kernels with identical bodies are merged, so that a model that repeats a
+// layer shape with the same weights compiles it once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace graph {
+#define GEN_PASS_DEF_GRAPHOUTLINEKERNELS
+#include "graph/Conversion/Passes.h.inc"
+} // namespace graph
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::graph;
+
+/// The attribute naming what a kernel computes (the fused group's kind or
+/// the op's mnemonic), and the source locations it came from, for the
+/// profiler and for people reading the IR.
+static constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
+
+/// Whether `op` is one that becomes a kernel: a graph op that computes (not
+/// a constant, not a terminator).
+static bool isKernelOp(Operation &op) {
+  if (!isa<GraphDialect>(op.getDialect()))
+    return false;
+  return !op.hasTrait<OpTrait::ConstantLike>() &&
+         !op.hasTrait<OpTrait::IsTerminator>();
+}
+
+/// What a kernel computes, for its name: the fused kind or the mnemonic.
+static std::string getKernelKind(Operation *op) {
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return fused.getKind().str();
+  return op->getName().stripDialect().str();
+}
+
+namespace {
+/// A structural key of a kernel body: each op's name, attributes (uniqued,
+/// so constants compare by content in O(1)), result types and operands as
+/// positions within the body, regions included.
+struct BodyKey {
+  SmallVector<const void *> items;
+
+  explicit BodyKey(func::FuncOp kernel) {
+    llvm::DenseMap<Value, int64_t> numbers;
+    for (BlockArgument arg : kernel.getArguments())
+      numbers[arg] = numbers.size();
+    items.push_back(kernel.getFunctionType().getAsOpaquePointer());
+    kernel.getBody().walk([&](Operation *op) {
+      items.push_back(op->getName().getAsOpaquePointer());
+      // Inherent attributes (properties) and discardable ones together.
+      items.push_back(op->getAttrDictionary().getAsOpaquePointer());
+      items.push_back(
+          reinterpret_cast<const void *>(uintptr_t(op->getNumOperands())));
+      for (Value operand : op->getOperands()) {
+        auto it = numbers.find(operand);
+        // Values from outside the walk so far (block arguments of nested
+        // regions are numbered when their block is entered, below).
+        items.push_back(reinterpret_cast<const void *>(
+            it == numbers.end() ? uintptr_t(-1) : uintptr_t(it->second)));
+      }
+      for (Type type : op->getResultTypes())
+        items.push_back(type.getAsOpaquePointer());
+      for (Value result : op->getResults())
+        numbers[result] = numbers.size();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments()) {
+            items.push_back(arg.getType().getAsOpaquePointer());
+            numbers[arg] = numbers.size();
+          }
+    });
+  }
+
+  bool operator==(const BodyKey &other) const { return items == other.items; }
+};
+
+struct BodyKeyInfo {
+  static unsigned getHashValue(const BodyKey &key) {
+    return llvm::hash_combine_range(key.items.begin(), key.items.end());
+  }
+};
+
+struct GraphOutlineKernelsPass
+    : public graph::impl::GraphOutlineKernelsBase<GraphOutlineKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  /// Moves `op` into a new kernel function and replaces it by a call.
+  func::FuncOp outline(Operation *op, func::FuncOp parent, SymbolTable &symbols,
+                       unsigned index);
+};
+} // namespace
+
+func::FuncOp GraphOutlineKernelsPass::outline(Operation *op,
+                                              func::FuncOp parent,
+                                              SymbolTable &symbols,
+                                              unsigned index) {
+  // Arguments: the values `op` reads, but constants, which the kernel gets
+  // a copy of (so that the lowering sees their values).
+  llvm::SetVector<Value> arguments;
+  llvm::SetVector<Operation *> constants;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      constants.insert(def);
+    else
+      arguments.insert(operand);
+  }
+
+  OpBuilder builder(parent);
+  std::string kind = getKernelKind(op);
+  auto type = builder.getFunctionType(TypeRange(arguments.getArrayRef()),
+                                      op->getResultTypes());
+  auto kernel = func::FuncOp::create(
+      builder, op->getLoc(),
+      (parent.getSymName() + "_kernel" + llvm::Twine(index) + "_" + kind).str(),
+      type);
+  kernel.setPrivate();
+  kernel->setAttr(kKernelAttr, builder.getStringAttr(kind));
+  // LLVM's inliner would otherwise fold a kernel called once back into its
+  // caller, undoing the split.
+  kernel->setAttr("no_inline", builder.getUnitAttr());
+  symbols.insert(kernel);
+
+  Block *body = kernel.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(arguments.getArrayRef(), body->getArguments());
+  builder.setInsertionPointToStart(body);
+  for (Operation *constant : constants)
+    builder.clone(*constant, mapping);
+  Operation *clone = builder.clone(*op, mapping);
+  func::ReturnOp::create(builder, op->getLoc(), clone->getResults());
+
+  builder.setInsertionPoint(op);
+  auto call = func::CallOp::create(builder, op->getLoc(), kernel,
+                                   arguments.getArrayRef());
+  op->replaceAllUsesWith(call.getResults());
+  op->erase();
+  return kernel;
+}
+
+void GraphOutlineKernelsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> functions =
+      llvm::to_vector(module.getOps<func::FuncOp>());
+
+  // Kernels by body; the first of each body is the one kept.
+  llvm::DenseMap<unsigned, SmallVector<func::FuncOp, 1>> kernelsByHash;
+  for (func::FuncOp function : functions) {
+    if (function.isExternal() || function->hasAttr(kKernelAttr))
+      continue;
+    SmallVector<Operation *> ops;
+    for (Operation &op : function.getBody().front())
+      if (isKernelOp(op))
+        ops.push_back(&op);
+    unsigned index = 0;
+    for (Operation *op : ops) {
+      func::FuncOp kernel = outline(op, function, symbols, index++);
+      BodyKey key(kernel);
+      SmallVector<func::FuncOp, 1> &candidates =
+          kernelsByHash[BodyKeyInfo::getHashValue(key)];
+      func::FuncOp same;
+      for (func::FuncOp candidate : candidates)
+        if (BodyKey(candidate) == key)
+          same = candidate;
+      if (!same) {
+        candidates.push_back(kernel);
+        continue;
+      }
+      // One body, compiled once: the call goes to the first copy.
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              kernel.getSymNameAttr(), same.getSymNameAttr(), function)))
+        return signalPassFailure();
+      symbols.erase(kernel);
+    }
+    // Constants that only the outlined ops used are dead in the caller now.
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(function.getBody().front())))
+      if (op.hasTrait<OpTrait::ConstantLike>() && op.use_empty())
+        op.erase();
+  }
+}
