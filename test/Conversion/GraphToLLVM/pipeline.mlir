@@ -1,4 +1,4 @@
-// RUN: graph-opt %s --graph-lower-to-llvm \
+// RUN: graph-opt %s --graph-lower-to-llvm --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-fuse-elementwise-ops -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=KERNELS
 // RUN: graph-opt %s --graph-lower-to-llvm | FileCheck %s --check-prefix=LLVM
