@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """The PyTorch side of bench/peers.py: model export and eager timing.
 
-  export_models.py export --out DIR [--models resnet18,mobilenet_v2,conv_bn_relu]
+  export_models.py export --out DIR [--models resnet18,mobilenet_v2,...]
+                          [--reference]
       Builds each model with random weights (torch.manual_seed(0)), gives its
       BatchNorm layers running statistics that are not an identity, puts it in
-      eval() mode and writes DIR/NAME.onnx (opset 13, TrainingMode.PRESERVE,
-      no constant folding: BatchNormalization stays a node of its own),
-      DIR/NAME.pt (the state_dict) and DIR/NAME.input.npy (the input,
-      np.random.RandomState(0), float32). Checks that the ONNX graph still
-      has its BatchNormalization nodes.
+      eval() mode and writes DIR/NAME.onnx (TrainingMode.PRESERVE, no constant
+      folding: BatchNormalization stays a node of its own; opset 13, 17 for
+      vit_tiny, 14 for mobilenet_v3), DIR/NAME.pt (the state_dict) and
+      DIR/NAME.input.npy (the input, np.random.RandomState(0), float32).
+      Checks that the ONNX graph still has its BatchNormalization nodes. With
+      --reference, also DIR/NAME.torch.npy: PyTorch's output on that input.
 
   export_models.py stages --dir DIR --model NAME
       Cuts the exported model into consecutive stages (ResNet-18: stem conv,
@@ -22,7 +24,23 @@
       inference (torch.set_num_threads(1), torch.no_grad()) on
       DIR/NAME.input.npy. Prints one JSON line: min and median latency in ms.
 
-Needs Debian's python3-torch and python3-torchvision: run it with /usr/bin/python3.
+The models:
+  resnet18, mobilenet_v2  torchvision, random weights;
+  conv_bn_relu            Conv2d(64, 64, 3) + BatchNorm2d + ReLU on 1x64x56x56;
+  vit_tiny                a ViT-Tiny-style transformer encoder built here:
+                          16x16 patches of 224x224 (196 tokens and a class
+                          token), width 192, 3 heads, MLP 768 with GELU,
+                          pre-LayerNorm, 6 blocks, a linear head; exported at
+                          opset 17 (LayerNormalization, GELU as PyTorch's Erf
+                          pattern, attention as batched MatMul/Softmax, shape
+                          subgraphs of Shape/Gather/Concat);
+  mobilenet_v3            MobileNetV3-Small built here: inverted residual
+                          blocks with depthwise convolutions, squeeze-excitation
+                          (global pooling, 1x1 convolutions, ReLU,
+                          Hardsigmoid) and HardSwish; exported at opset 14.
+
+Needs Debian's python3-torch (and python3-torchvision for the torchvision
+models): run it with /usr/bin/python3.
 """
 import argparse
 import json
@@ -32,27 +50,151 @@ import time
 
 import numpy as np
 
-MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu")
+MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3")
 INPUT_SHAPES = {
     "resnet18": (1, 3, 224, 224),
     "mobilenet_v2": (1, 3, 224, 224),
     "conv_bn_relu": (1, 64, 56, 56),
+    "vit_tiny": (1, 3, 224, 224),
+    "mobilenet_v3": (1, 3, 224, 224),
 }
+# The opset each model is exported at when --opset is not given.
+OPSETS = {"vit_tiny": 17, "mobilenet_v3": 14}
+TORCHVISION_MODELS = ("resnet18", "mobilenet_v2")
 
 
-def import_torch():
+def import_torch(need_torchvision=True):
     try:
         import torch
-        import torchvision
+        torchvision = None
+        if need_torchvision:
+            import torchvision
     except ImportError as e:
         sys.exit("export_models.py: %s; install python3-torch and python3-torchvision "
                  "(bench/peers.py --setup) and run with /usr/bin/python3" % e)
     return torch, torchvision
 
 
+def vit_tiny(torch, depth=6, dim=192, heads=3, mlp=768, patch=16, image=224, classes=1000):
+    """A ViT-Tiny-style encoder: the attention written out (reshape, permute,
+    batched matmul, softmax), as timm does."""
+    nn = torch.nn
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(dim, 3 * dim)
+            self.proj = nn.Linear(dim, dim)
+            self.scale = (dim // heads) ** -0.5
+
+        def forward(self, x):
+            b, n, c = x.shape
+            qkv = self.qkv(x).reshape(b, n, 3, heads, c // heads).permute(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            attn = (q @ k.transpose(-2, -1)) * self.scale
+            attn = attn.softmax(dim=-1)
+            return self.proj((attn @ v).transpose(1, 2).reshape(b, n, c))
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1 = nn.LayerNorm(dim, eps=1e-6)
+            self.attn = Attention()
+            self.norm2 = nn.LayerNorm(dim, eps=1e-6)
+            self.mlp = nn.Sequential(nn.Linear(dim, mlp), nn.GELU(), nn.Linear(mlp, dim))
+
+        def forward(self, x):
+            x = x + self.attn(self.norm1(x))
+            return x + self.mlp(self.norm2(x))
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patch_embed = nn.Conv2d(3, dim, patch, stride=patch)
+            tokens = (image // patch) ** 2
+            self.cls_token = nn.Parameter(0.02 * torch.randn(1, 1, dim))
+            self.pos_embed = nn.Parameter(0.02 * torch.randn(1, tokens + 1, dim))
+            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
+            self.norm = nn.LayerNorm(dim, eps=1e-6)
+            self.head = nn.Linear(dim, classes)
+            # LayerNorms that are not the identity.
+            for m in self.modules():
+                if isinstance(m, nn.LayerNorm):
+                    m.weight.data.uniform_(0.5, 1.5)
+                    m.bias.data.normal_(0, 0.1)
+
+        def forward(self, x):
+            x = self.patch_embed(x).flatten(2).transpose(1, 2)
+            x = torch.cat((self.cls_token.expand(x.shape[0], -1, -1), x), dim=1)
+            x = self.blocks(x + self.pos_embed)
+            return self.head(self.norm(x)[:, 0])
+
+    return ViT()
+
+
+def mobilenet_v3(torch, classes=1000):
+    """MobileNetV3-Small as torchvision defines it (inverted residuals with
+    squeeze-excitation, HardSwish), written out here."""
+    nn = torch.nn
+
+    def divisible(v, d=8):
+        new = max(d, int(v + d / 2) // d * d)
+        return new + d if new < 0.9 * v else new
+
+    def conv_bn(cin, cout, k, stride=1, groups=1, act=None):
+        layers = [nn.Conv2d(cin, cout, k, stride, (k - 1) // 2, groups=groups, bias=False),
+                  nn.BatchNorm2d(cout)]
+        if act is not None:
+            layers.append(act())
+        return nn.Sequential(*layers)
+
+    class SqueezeExcitation(nn.Module):
+        def __init__(self, channels):
+            super().__init__()
+            squeeze = divisible(channels // 4)
+            self.fc1 = nn.Conv2d(channels, squeeze, 1)
+            self.fc2 = nn.Conv2d(squeeze, channels, 1)
+
+        def forward(self, x):
+            s = nn.functional.adaptive_avg_pool2d(x, 1)
+            s = nn.functional.hardsigmoid(self.fc2(nn.functional.relu(self.fc1(s))))
+            return x * s
+
+    class InvertedResidual(nn.Module):
+        def __init__(self, cin, k, exp, cout, se, act, stride):
+            super().__init__()
+            layers = []
+            if exp != cin:
+                layers.append(conv_bn(cin, exp, 1, act=act))
+            layers.append(conv_bn(exp, exp, k, stride, groups=exp, act=act))
+            if se:
+                layers.append(SqueezeExcitation(exp))
+            layers.append(conv_bn(exp, cout, 1))
+            self.block = nn.Sequential(*layers)
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.block(x)
+            return x + y if self.residual else y
+
+    RE, HS = nn.ReLU, nn.Hardswish
+    config = [(16, 3, 16, 16, True, RE, 2), (16, 3, 72, 24, False, RE, 2),
+              (24, 3, 88, 24, False, RE, 1), (24, 5, 96, 40, True, HS, 2),
+              (40, 5, 240, 40, True, HS, 1), (40, 5, 240, 40, True, HS, 1),
+              (40, 5, 120, 48, True, HS, 1), (48, 5, 144, 48, True, HS, 1),
+              (48, 5, 288, 96, True, HS, 2), (96, 5, 576, 96, True, HS, 1),
+              (96, 5, 576, 96, True, HS, 1)]
+    layers = [conv_bn(3, 16, 3, 2, act=HS)]
+    layers += [InvertedResidual(*c) for c in config]
+    layers.append(conv_bn(96, 576, 1, act=HS))
+    return nn.Sequential(
+        nn.Sequential(*layers), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Linear(576, 1024), nn.Hardswish(), nn.Dropout(0.2), nn.Linear(1024, classes))
+
+
 def build(name):
     """The architecture with its initial random weights (seed 0)."""
-    torch, torchvision = import_torch()
+    torch, torchvision = import_torch(name in TORCHVISION_MODELS)
     torch.manual_seed(0)
     if name == "resnet18":
         return torchvision.models.resnet18(weights=None)
@@ -63,6 +205,10 @@ def build(name):
             torch.nn.Conv2d(64, 64, 3, padding=1, bias=False),
             torch.nn.BatchNorm2d(64),
             torch.nn.ReLU())
+    if name == "vit_tiny":
+        return vit_tiny(torch)
+    if name == "mobilenet_v3":
+        return mobilenet_v3(torch)
     sys.exit("export_models.py: unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
 
 
@@ -97,7 +243,7 @@ def make_input(name):
 
 
 def export(args):
-    torch, _ = import_torch()
+    torch, _ = import_torch(need_torchvision=False)
     import onnx
 
     os.makedirs(args.out, exist_ok=True)
@@ -108,9 +254,14 @@ def export(args):
         base = os.path.join(args.out, name)
         np.save(base + ".input.npy", x)
         torch.save(model.state_dict(), base + ".pt")
+        if args.reference:
+            with torch.no_grad():
+                np.save(base + ".torch.npy",
+                        model(torch.from_numpy(x)).numpy().astype(np.float32))
+        opset = args.opset or OPSETS.get(name, 13)
         torch.onnx.export(model, torch.from_numpy(x), base + ".onnx",
                           input_names=["input"], output_names=["output"],
-                          opset_version=args.opset,
+                          opset_version=opset,
                           training=torch.onnx.TrainingMode.PRESERVE,
                           do_constant_folding=False)
         graph = onnx.load(base + ".onnx").graph
@@ -127,7 +278,7 @@ def export(args):
 
 
 def time_eager(args):
-    torch, _ = import_torch()
+    torch, _ = import_torch(need_torchvision=False)
     torch.set_num_threads(1)
     model = build(args.model)
     base = os.path.join(args.dir, args.model)
@@ -177,7 +328,7 @@ def stage_modules(torch, name, model):
 
 def export_stages(args):
     """Each stage as its own ONNX model, fed with the previous stage's output."""
-    torch, _ = import_torch()
+    torch, _ = import_torch(need_torchvision=False)
     model = build(args.model)
     base = os.path.join(args.dir, args.model)
     model.load_state_dict(torch.load(base + ".pt"))
@@ -190,7 +341,7 @@ def export_stages(args):
             path = "%s.stage%d" % (base, k)
             np.save(path + ".input.npy", x.numpy())
             torch.onnx.export(module, x, path + ".onnx", input_names=["input"],
-                              output_names=["output"], opset_version=args.opset,
+                              output_names=["output"], opset_version=args.opset or OPSETS.get(args.model, 13),
                               training=torch.onnx.TrainingMode.PRESERVE,
                               do_constant_folding=False)
             listing.append(dict(label=label, onnx=path + ".onnx", input=path + ".input.npy"))
@@ -205,7 +356,10 @@ def main():
     p = sub.add_parser("export")
     p.add_argument("--out", required=True)
     p.add_argument("--models", default=",".join(MODELS))
-    p.add_argument("--opset", type=int, default=13)
+    p.add_argument("--opset", type=int, default=None,
+                   help="the ONNX opset (default 13; vit_tiny 17, mobilenet_v3 14)")
+    p.add_argument("--reference", action="store_true",
+                   help="also save PyTorch's output as NAME.torch.npy")
     p.set_defaults(func=export)
     p = sub.add_parser("time")
     p.add_argument("--dir", required=True)
@@ -217,7 +371,7 @@ def main():
     p = sub.add_parser("stages")
     p.add_argument("--dir", required=True)
     p.add_argument("--model", required=True, choices=MODELS)
-    p.add_argument("--opset", type=int, default=13)
+    p.add_argument("--opset", type=int, default=None)
     p.set_defaults(func=export_stages)
     args = parser.parse_args()
     args.func(args)

@@ -28,8 +28,10 @@ namespace graph {
 #include "graph/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite graph compute ops into linalg, tensor,
-/// arith and math ops on tensors.
-void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// arith, math and scf ops on tensors. `converter` gives tensors their
+/// storage types (bools as bytes, unsigned integers signless).
+void populateGraphToLinalgConversionPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns);
 
 /// Options of `graph-lower-to-llvm`.
 struct GraphLowerToLLVMOptions

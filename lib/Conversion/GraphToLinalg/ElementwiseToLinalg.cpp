@@ -81,6 +81,77 @@ template <typename OpTy, typename ArithOpTy> struct BinaryFn {
   }
 };
 
+/// add, sub, mul, div of integers and of floats other than f32 (the f32
+/// bodies are BinaryFn's): integers wrap; integer division truncates, and
+/// is guarded so that it never traps: x / 0 = 0, MIN / -1 = MIN, as the
+/// fold.
+template <typename OpTy>
+struct TypedArithmeticToGeneric : OpConversionPattern<OpTy> {
+  TypedArithmeticToGeneric(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  static Value buildInteger(OpBuilder &b, Location loc, Value x, Value y,
+                            bool isUnsigned) {
+    if constexpr (std::is_same_v<OpTy, AddOp>)
+      return arith::AddIOp::create(b, loc, x, y);
+    else if constexpr (std::is_same_v<OpTy, SubOp>)
+      return arith::SubIOp::create(b, loc, x, y);
+    else if constexpr (std::is_same_v<OpTy, MulOp>)
+      return arith::MulIOp::create(b, loc, x, y);
+    Type type = x.getType();
+    Value zero = createIntConstant(b, loc, type, 0);
+    Value one = createIntConstant(b, loc, type, 1);
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    if (isUnsigned) {
+      Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+      Value q = arith::DivUIOp::create(b, loc, x, safe);
+      return arith::SelectOp::create(b, loc, isZero, zero, q);
+    }
+    Value minusOne = createIntConstant(b, loc, type, -1);
+    Value isMinusOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+    Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+    Value safe = arith::SelectOp::create(b, loc, unsafe, one, y);
+    Value q = arith::DivSIOp::create(b, loc, x, safe);
+    Value negated = arith::SubIOp::create(b, loc, zero, x);
+    Value result = arith::SelectOp::create(b, loc, isMinusOne, negated, q);
+    return arith::SelectOp::create(b, loc, isZero, zero, result);
+  }
+
+  static Value buildFloat(OpBuilder &b, Location loc, Value x, Value y) {
+    if constexpr (std::is_same_v<OpTy, AddOp>)
+      return arith::AddFOp::create(b, loc, x, y);
+    else if constexpr (std::is_same_v<OpTy, SubOp>)
+      return arith::SubFOp::create(b, loc, x, y);
+    else if constexpr (std::is_same_v<OpTy, MulOp>)
+      return arith::MulFOp::create(b, loc, x, y);
+    else
+      return arith::DivFOp::create(b, loc, x, y);
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    if (elementType.isF32())
+      return rewriter.notifyMatchFailure(op, "f32 has its own pattern");
+    bool isUnsigned = isUnsignedGraphType(elementType);
+    Value result = createTypedElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        {elementType, elementType}, {},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          if (isa<FloatType>(args[0].getType()))
+            return buildFloat(b, loc, args[0], args[1]);
+          return buildInteger(b, loc, args[0], args[1], isUnsigned);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// ((x - mean) / sqrt(var + eps)) * scale + bias, the parameters read along
 /// dimension 1.
 struct BatchNormToGeneric : OpConversionPattern<BatchNormOp> {
@@ -120,8 +191,12 @@ struct BatchNormToGeneric : OpConversionPattern<BatchNormOp> {
 } // namespace
 
 void mlir::graph::populateElementwiseToLinalgPatterns(
-    RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
+  patterns
+      .add<TypedArithmeticToGeneric<AddOp>, TypedArithmeticToGeneric<SubOp>,
+           TypedArithmeticToGeneric<MulOp>, TypedArithmeticToGeneric<DivOp>>(
+          converter, context);
   patterns.add<ElementwiseToGeneric<ReluOp, ReluFn>,
                ElementwiseToGeneric<ClipOp, ClipFn>,
                ElementwiseToGeneric<SigmoidOp, SigmoidFn>,

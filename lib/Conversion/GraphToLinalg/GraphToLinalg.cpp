@@ -12,6 +12,9 @@
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -25,14 +28,54 @@ using namespace mlir;
 using namespace mlir::graph;
 
 void mlir::graph::populateGraphToLinalgConversionPatterns(
-    RewritePatternSet &patterns) {
-  populateElementwiseToLinalgPatterns(patterns);
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  populateElementwiseToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(patterns);
   populatePoolingToLinalgPatterns(patterns);
   populateLinalgOpsToLinalgPatterns(patterns);
-  populateShapeOpsToLinalgPatterns(patterns);
+  populateShapeOpsToLinalgPatterns(converter, patterns);
   populateSoftmaxToLinalgPatterns(patterns);
+  populateTypedElementwiseToLinalgPatterns(converter, patterns);
+  populateDataMovementToLinalgPatterns(converter, patterns);
+  populateReductionToLinalgPatterns(converter, patterns);
+  populateNNToLinalgPatterns(converter, patterns);
 }
+
+namespace {
+/// Gives graph.fused the storage types: results, body arguments and the
+/// yield's operands (the body's ops are converted by their own patterns).
+struct FusedToStorageTypes : OpConversionPattern<FusedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FusedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
+      return failure();
+    auto fused = FusedOp::create(rewriter, op.getLoc(), types,
+                                 adaptor.getInputs(), op.getKind());
+    rewriter.inlineRegionBefore(op.getBody(), fused.getBody(),
+                                fused.getBody().end());
+    if (failed(
+            rewriter.convertRegionTypes(&fused.getBody(), *getTypeConverter())))
+      return failure();
+    rewriter.replaceOp(op, fused.getResults());
+    return success();
+  }
+};
+
+struct YieldToStorageTypes : OpConversionPattern<YieldOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(YieldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<YieldOp>(op, adaptor.getValues());
+    return success();
+  }
+};
+} // namespace
 
 /// Whether `op` draws random numbers, which the CPU lowering cannot do.
 static bool isRandom(Operation *op) {
@@ -65,14 +108,30 @@ struct ConvertGraphToLinalgPass
     // A partial conversion rather than a greedy rewrite: the driver checks
     // that no graph op is left, nested bodies included, and reports the
     // first one that is.
+    // Bools become bytes and unsigned integers signless (storage types):
+    // function signatures and graph.fused included.
     MLIRContext *context = &getContext();
+    GraphStorageTypeConverter converter;
     ConversionTarget target(*context);
     target.addIllegalDialect<GraphDialect>();
-    target.addLegalOp<FusedOp, YieldOp>();
+    target.addDynamicallyLegalOp<FusedOp, YieldOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateGraphToLinalgConversionPatterns(patterns);
+    populateGraphToLinalgConversionPatterns(converter, patterns);
+    patterns.add<FusedToStorageTypes, YieldToStorageTypes>(converter, context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -13,16 +13,24 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
 namespace graph {
+
+/// Builds the scalar body of an elementwise op from the block arguments of
+/// its inputs (the output argument is not passed).
+using ScalarBodyBuilder =
+    function_ref<Value(OpBuilder &b, Location loc, ValueRange args)>;
+using ScalarBodyBuilderFn = ScalarBodyBuilder;
 
 //===----------------------------------------------------------------------===//
 // Pattern lists, one per op family
 //===----------------------------------------------------------------------===//
 
 /// relu, clip, sigmoid, tanh, add, sub, mul, div, batch_norm.
-void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
 /// conv2d.
 void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 /// max_pool2d, avg_pool2d, global_avg_pool.
@@ -30,18 +38,88 @@ void populatePoolingToLinalgPatterns(RewritePatternSet &patterns);
 /// matmul, gemm.
 void populateLinalgOpsToLinalgPatterns(RewritePatternSet &patterns);
 /// reshape, flatten, transpose, concat, constant, inference dropout.
-void populateShapeOpsToLinalgPatterns(RewritePatternSet &patterns);
+void populateShapeOpsToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 /// softmax.
 void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
+/// The typed elementwise ops of GraphElementwiseOps.td.
+void populateTypedElementwiseToLinalgPatterns(const TypeConverter &converter,
+                                              RewritePatternSet &patterns);
+/// slice, gather, gather_elements, scatter_elements, broadcast, pad,
+/// resize.
+void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+/// reduce_*, argmax, argmin, cumsum, log_softmax.
+void populateReductionToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+/// batch_matmul, einsum, conv, conv_transpose, max_pool, avg_pool.
+void populateNNToLinalgPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns);
+
+//===----------------------------------------------------------------------===//
+// Element types in the lowered code
+//===----------------------------------------------------------------------===//
+
+// A graph element type has a storage type, what its tensors hold after the
+// conversion (i1 -> i8, so that a bool is a byte in memory and vectors of
+// bools are never bit-packed; ui8..ui64 -> the signless i8..i64), and a
+// compute type, what scalar bodies compute in (i1 for bools, f32 for f16 and
+// bf16, which round back after every operation, as their folds do).
+
+/// The converter of convert-graph-to-linalg: tensors of i1 and unsigned
+/// integers become tensors of their storage types; everything else stays.
+class GraphStorageTypeConverter : public TypeConverter {
+public:
+  GraphStorageTypeConverter();
+};
+
+Type getStorageElementType(Type graphType);
+Type getComputeElementType(Type graphType);
+RankedTensorType getStorageTensorType(RankedTensorType graphType);
+/// The graph element type of a tensor value.
+Type getElementTypeOf(Value value);
+bool isUnsignedGraphType(Type graphType);
+
+/// A storage scalar to its compute type.
+Value loadScalar(OpBuilder &b, Location loc, Value value, Type graphType);
+/// A compute scalar to its storage type.
+Value storeScalar(OpBuilder &b, Location loc, Value value, Type graphType);
+/// A scalar constant of an integer or float compute type (floats: `value`
+/// rounded to the type; integers: truncated).
+Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
+/// An integer or index constant.
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+
+/// The attribute of `attr` with the element type of `storageType` (bools
+/// become bytes, unsigned integers signless; the bits do not change).
+TypedAttr convertConstantAttr(ElementsAttr attr, RankedTensorType storageType);
+
+/// An elementwise linalg.generic over `graphResultType` (its storage type)
+/// whose inputs are storage tensors of the graph element types
+/// `inputTypes`: the body gets the inputs in their compute types and returns
+/// the result in the result's compute type. Maps as createElementwise.
+Value createTypedElementwise(OpBuilder &b, Location loc,
+                             RankedTensorType graphResultType,
+                             ValueRange inputs, ArrayRef<Type> inputTypes,
+                             ArrayRef<AffineMap> inputMaps,
+                             ScalarBodyBuilderFn body);
+
+/// `linalg.fill` of a fresh tensor of `storageType` with the scalar `value`.
+Value createFilledTensorWith(OpBuilder &b, Location loc,
+                             RankedTensorType storageType, Value value);
+
+/// A linalg.generic over the storage type of `graphResultType` without
+/// inputs, whose body computes the source indices of `source` (a storage
+/// tensor) from the output indices and reads it with tensor.extract: the
+/// general gather, for data movement that is not affine.
+using IndexMapBuilder = function_ref<SmallVector<Value>(
+    OpBuilder &b, Location loc, ArrayRef<Value> outIndices)>;
+Value createGather(OpBuilder &b, Location loc, RankedTensorType storageType,
+                   Value source, IndexMapBuilder indices);
 
 //===----------------------------------------------------------------------===//
 // Builders
 //===----------------------------------------------------------------------===//
-
-/// Builds the scalar body of an elementwise op from the block arguments of
-/// its inputs (the output argument is not passed).
-using ScalarBodyBuilder =
-    function_ref<Value(OpBuilder &b, Location loc, ValueRange args)>;
 
 /// An f32 `arith.constant`.
 Value createF32Constant(OpBuilder &b, Location loc, float value);

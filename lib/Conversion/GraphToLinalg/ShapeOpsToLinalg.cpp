@@ -28,8 +28,10 @@ struct ConstantToArith : OpConversionPattern<ConstantOp> {
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto storageType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, cast<TypedAttr>(op.getValue()));
+        op, convertConstantAttr(op.getValue(), storageType));
     return success();
   }
 };
@@ -57,7 +59,8 @@ template <typename OpTy> struct ReshapeToTensor : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType =
+        getStorageTensorType(cast<RankedTensorType>(op.getType()));
     rewriter.replaceOp(
         op, createReshape(rewriter, op.getLoc(), adaptor.getX(), resultType));
     return success();
@@ -70,7 +73,8 @@ struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType =
+        getStorageTensorType(cast<RankedTensorType>(op.getType()));
     Value init = createEmptyTensor(rewriter, op.getLoc(), resultType);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                        adaptor.getX(), init,
@@ -89,7 +93,8 @@ struct ConcatToTensor : OpConversionPattern<ConcatOp> {
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType =
+        getStorageTensorType(cast<RankedTensorType>(op.getType()));
     ValueRange inputs = adaptor.getInputs();
     if (inputs.size() == 1) {
       rewriter.replaceOp(op, inputs.front());
@@ -125,8 +130,8 @@ struct ConcatToTensor : OpConversionPattern<ConcatOp> {
 } // namespace
 
 void mlir::graph::populateShapeOpsToLinalgPatterns(
-    RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConstantToArith, DropoutToIdentity, ReshapeToTensor<ReshapeOp>,
                ReshapeToTensor<FlattenOp>, TransposeToLinalg, ConcatToTensor>(
-      patterns.getContext());
+      converter, patterns.getContext());
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImportHelpers.h"
 #include "Importer.h"
 #include "ShapeInference.h"
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,8 +33,13 @@ using namespace mlir::graph::onnx_import;
 
 /// The versions of the default ONNX domain whose operators the importer
 /// implements with their exact semantics.
-static constexpr int64_t kMinOpset = 6;
-static constexpr int64_t kMaxOpset = 17;
+static constexpr int64_t kMinOpset = 1;
+static constexpr int64_t kMaxOpset = 21;
+
+/// Integer and bool values (shape arithmetic) with at most this many
+/// elements are folded at import when their operands are constants, so that
+/// they leave no code behind even at -O0.
+static constexpr int64_t kMaxImportFoldElements = 1 << 16;
 
 /// The attribute that carries the ONNX names of inputs and outputs.
 static constexpr llvm::StringLiteral kNameAttr = "graph.name";
@@ -82,7 +89,50 @@ const ConstantTensor *Importer::getConstantInput(const onnx::NodeProto &node,
   if (!hasInput(node, index))
     return nullptr;
   auto it = values.find(node.input(index));
-  return it == values.end() ? nullptr : it->second.constant;
+  if (it == values.end())
+    return nullptr;
+  Entry &entry = it->second;
+  if (entry.constant || !entry.value)
+    return entry.constant;
+  // A value computed by ops whose operands are constants: fold it now.
+  auto folded = foldedValues.find(entry.value);
+  if (folded != foldedValues.end())
+    return folded->second;
+  Attribute attr = foldValue(entry.value);
+  const ConstantTensor *tensor =
+      attr ? addConstant(node.input(index), attr) : nullptr;
+  foldedValues[entry.value] = tensor;
+  return tensor;
+}
+
+Attribute Importer::foldValue(Value value) { return foldValue(value, 0); }
+
+Attribute Importer::foldValue(Value value, unsigned depth) {
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 64 || !isa<GraphDialect>(op->getDialect()) ||
+      !isMemoryEffectFree(op) || op->getNumRegions() != 0)
+    return {};
+  if (auto constant = dyn_cast<ConstantOp>(op))
+    return constant.getValue();
+  SmallVector<Attribute> operands;
+  for (Value operand : op->getOperands()) {
+    Attribute attr = foldValue(operand, depth + 1);
+    if (!attr)
+      return {};
+    operands.push_back(attr);
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(op->fold(operands, results)) ||
+      results.size() != op->getNumResults())
+    return {};
+  OpFoldResult result = results[cast<OpResult>(value).getResultNumber()];
+  if (auto attr = dyn_cast<Attribute>(result))
+    return attr;
+  return foldValue(cast<Value>(result), depth + 1);
+}
+
+Value Importer::createConstant(const onnx::NodeProto &node, ElementsAttr attr) {
+  return ConstantOp::create(builder, getLoc(node), attr.getShapedType(), attr);
 }
 
 FailureOr<Value> Importer::getInput(const onnx::NodeProto &node, int index) {
@@ -95,11 +145,11 @@ FailureOr<Value> Importer::getInput(const onnx::NodeProto &node, int index) {
   if (entry.value)
     return entry.value;
   const ConstantTensor *constant = entry.constant;
-  if (!constant->isFloat()) {
+  if (!getMLIRElementType(context, constant->elementType) ||
+      getElementSize(constant->elementType) == 0) {
     (void)nodeError(node, "input '" + node.input(index) + "' is a " +
                               getElementTypeName(constant->elementType) +
-                              " tensor; only FLOAT tensors are supported as "
-                              "data");
+                              " tensor, which is not supported");
     return failure();
   }
   return materialize(entry);
@@ -129,11 +179,13 @@ LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
   if (it == declaredTypes.end() || !it->second->has_tensor_type())
     return success();
   const onnx::TypeProto::Tensor &declared = it->second->tensor_type();
+  int32_t computed = getONNXElementType(type.getElementType());
   if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
-      declared.elem_type() != onnx::TensorProto::FLOAT)
+      declared.elem_type() != computed)
     return nodeError(node, "value '" + name + "': the model declares it " +
                                getElementTypeName(declared.elem_type()) +
-                               ", the importer computed FLOAT");
+                               ", the importer computed " +
+                               getElementTypeName(computed));
   if (!declared.has_shape())
     return success();
   const onnx::TensorShapeProto &shape = declared.shape();
@@ -158,7 +210,22 @@ LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
   if (entry.value || entry.constant)
     return nodeError(node, "value '" + name + "' is defined twice");
   entry.value = value;
-  return checkDeclaredType(node, name, getType(value));
+  if (failed(checkDeclaredType(node, name, getType(value))))
+    return failure();
+  // Shape arithmetic on constants (integers and bools) becomes a constant
+  // now: nothing of it is left to run, and later nodes can read its value.
+  RankedTensorType type = getType(value);
+  if (!isa<FloatType>(type.getElementType()) &&
+      type.getNumElements() <= kMaxImportFoldElements &&
+      !isa_and_nonnull<ConstantOp>(value.getDefiningOp())) {
+    if (Attribute attr = foldValue(value)) {
+      if (const ConstantTensor *tensor = addConstant(name, attr)) {
+        entry.value = nullptr;
+        entry.constant = tensor;
+      }
+    }
+  }
+  return success();
 }
 
 void Importer::setConstantOutput(const onnx::NodeProto &node, int index,
@@ -236,12 +303,13 @@ static std::string suggestShape(const onnx::TensorShapeProto &shape) {
 }
 
 FailureOr<RankedTensorType> Importer::checkInputShape(StringRef name,
-                                                      ArrayRef<int64_t> shape) {
-  if (!isValidShape(shape))
+                                                      ArrayRef<int64_t> shape,
+                                                      Type elementType) {
+  if (!isValidShape(shape, /*allowEmpty=*/true))
     return emitError() << "input '" << name << "' of shape "
                        << formatShape(shape)
-                       << " is empty or too large, which is not supported";
-  return getTensorType(shape);
+                       << " is too large, which is not supported";
+  return getTensorType(shape, elementType);
 }
 
 FailureOr<RankedTensorType>
@@ -253,10 +321,13 @@ Importer::getInputType(const onnx::ValueInfoProto &input) {
                        << "' is not a tensor; only tensor inputs are "
                           "supported";
   const onnx::TypeProto::Tensor &tensorType = type.tensor_type();
-  if (tensorType.elem_type() != onnx::TensorProto::FLOAT)
+  Type elementType = getMLIRElementType(context, tensorType.elem_type());
+  if (!elementType)
     return emitError() << "input '" << name << "' has element type "
                        << getElementTypeName(tensorType.elem_type())
-                       << "; only FLOAT inputs are supported";
+                       << ", which is not supported (supported: FLOAT, "
+                          "DOUBLE, FLOAT16, BFLOAT16, INT8..INT64, "
+                          "UINT8..UINT64, BOOL)";
 
   auto overridden = options.inputShapes.find(name);
   if (overridden != options.inputShapes.end()) {
@@ -274,7 +345,7 @@ Importer::getInputType(const onnx::ValueInfoProto &input) {
             declared.dim(i).dim_value() != dim)
           inputShapesChanged = true;
     }
-    return checkInputShape(name, shape);
+    return checkInputShape(name, shape, elementType);
   }
 
   if (!tensorType.has_shape())
@@ -293,7 +364,7 @@ Importer::getInputType(const onnx::ValueInfoProto &input) {
       symbolic.emplace_back(i, dim.has_dim_param() ? dim.dim_param() : "");
   }
   if (symbolic.empty())
-    return checkInputShape(name, dims);
+    return checkInputShape(name, dims, elementType);
   InFlightDiagnostic diag = emitError();
   diag << "input '" << name << "' ";
   if (symbolic.size() == 1) {
@@ -447,10 +518,11 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
     Entry &entry = it->second;
     if (entry.poisoned)
       continue;
-    if (!entry.value && !entry.constant->isFloat()) {
+    if (!entry.value &&
+        !getMLIRElementType(context, entry.constant->elementType)) {
       emitError() << "output '" << output.name() << "' is a "
                   << getElementTypeName(entry.constant->elementType)
-                  << " tensor; only FLOAT outputs are supported";
+                  << " tensor, which is not supported";
       hadError = true;
       continue;
     }
@@ -460,6 +532,8 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
     return nullptr;
 
   func::ReturnOp::create(builder, fileLoc, results);
+  recognizeExportPatterns(*body);
+  eraseDeadOps(*body);
   func.setFunctionType(
       builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output()))
@@ -468,6 +542,15 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
   if (failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+/// Erases the ops that import-time folding left without users (their
+/// values became constants), so that they do not run even at -O0.
+void Importer::eraseDeadOps(Block &body) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isa<GraphDialect>(op.getDialect()) && op.use_empty() &&
+        isMemoryEffectFree(&op))
+      op.erase();
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,12 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importer.h"
-#include "ShapeInference.h"
+#include "ImportHelpers.h"
 
-#include "graph/Dialect/Graph/IR/GraphOps.h"
-
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cfloat>
@@ -22,249 +18,6 @@ using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Attributes
-//===----------------------------------------------------------------------===//
-
-/// Typed access to a node's attributes, reporting a wrong type as an error of
-/// the node.
-class NodeAttributes {
-public:
-  NodeAttributes(Importer &importer, const onnx::NodeProto &node)
-      : importer(importer), node(node) {}
-
-  const onnx::AttributeProto *find(StringRef name) const {
-    for (const onnx::AttributeProto &attr : node.attribute())
-      if (attr.name() == name)
-        return &attr;
-    return nullptr;
-  }
-  bool has(StringRef name) const { return find(name) != nullptr; }
-
-  FailureOr<int64_t> getInt(StringRef name, int64_t defaultValue) {
-    const onnx::AttributeProto *attr = find(name);
-    if (!attr)
-      return defaultValue;
-    if (!isOfType(*attr, onnx::AttributeProto::INT, attr->has_i()))
-      return wrongType(name, "INT");
-    return attr->i();
-  }
-
-  FailureOr<float> getFloat(StringRef name, float defaultValue) {
-    const onnx::AttributeProto *attr = find(name);
-    if (!attr)
-      return defaultValue;
-    if (!isOfType(*attr, onnx::AttributeProto::FLOAT, attr->has_f()))
-      return wrongType(name, "FLOAT");
-    return attr->f();
-  }
-
-  FailureOr<SmallVector<int64_t>> getInts(StringRef name,
-                                          ArrayRef<int64_t> defaultValue) {
-    const onnx::AttributeProto *attr = find(name);
-    if (!attr)
-      return SmallVector<int64_t>(defaultValue);
-    if (!isOfType(*attr, onnx::AttributeProto::INTS, attr->ints_size() > 0))
-      return wrongType(name, "INTS");
-    return SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
-  }
-
-  FailureOr<std::string> getString(StringRef name, StringRef defaultValue) {
-    const onnx::AttributeProto *attr = find(name);
-    if (!attr)
-      return defaultValue.str();
-    if (!isOfType(*attr, onnx::AttributeProto::STRING, attr->has_s()))
-      return wrongType(name, "STRING");
-    return attr->s();
-  }
-
-private:
-  /// Models written before attributes had a `type` field say it by the field
-  /// that is set.
-  static bool isOfType(const onnx::AttributeProto &attr,
-                       onnx::AttributeProto::AttributeType type, bool isSet) {
-    return attr.type() == type ||
-           (attr.type() == onnx::AttributeProto::UNDEFINED && isSet);
-  }
-  LogicalResult wrongType(StringRef name, StringRef type) {
-    return importer.nodeError(node, "attribute '" + name + "' must be " + type);
-  }
-
-  Importer &importer;
-  const onnx::NodeProto &node;
-};
-
-/// Fails (reported) when a non-first output of `node` is read: the builders
-/// compute the first one only.
-static LogicalResult checkOnlyFirstOutputUsed(Importer &importer,
-                                              const onnx::NodeProto &node,
-                                              StringRef what) {
-  for (int i = 1; i < node.output_size(); ++i)
-    if (importer.isOutputUsed(node, i))
-      return importer.nodeError(node, "output '" + node.output(i) + "' (" +
-                                          what + ") is not supported");
-  return success();
-}
-
-static LogicalResult checkRank(Importer &importer, const onnx::NodeProto &node,
-                               Value value, int index, int64_t rank,
-                               const Twine &what) {
-  int64_t actual = Importer::getType(value).getRank();
-  if (actual == rank)
-    return success();
-  return importer.nodeError(node, what + ": input '" + node.input(index) +
-                                      "' has rank " + Twine(actual) +
-                                      ", expected " + Twine(rank));
-}
-
-static std::string formatList(ArrayRef<int64_t> values) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        values, [](int64_t v) { return std::to_string(v); }),
-                    ", ") +
-         "]";
-}
-
-/// Normalizes an axis in [-rank, rank + extra) to [0, rank + extra).
-static FailureOr<int64_t> normalizeAxis(Importer &importer,
-                                        const onnx::NodeProto &node,
-                                        int64_t axis, int64_t rank,
-                                        int64_t extra = 0) {
-  if (axis < -rank || axis >= rank + extra)
-    return importer.nodeError(node, "axis " + Twine(axis) +
-                                        " is out of range for rank " +
-                                        Twine(rank));
-  return axis < 0 ? axis + rank : axis;
-}
-
-//===----------------------------------------------------------------------===//
-// Windows: Conv, MaxPool, AveragePool
-//===----------------------------------------------------------------------===//
-
-/// The 2-D window of a convolution or pooling node, in graph terms.
-struct Window {
-  SmallVector<int64_t> kernel, strides, dilations;
-  /// [top, left, bottom, right].
-  SmallVector<int64_t> padding;
-  SmallVector<int64_t> outputSize;
-  /// ceil_mode changed the output size, which padding at the end emulates.
-  bool ceilPadding = false;
-};
-
-/// Reads kernel_shape, strides, dilations, pads and auto_pad for an input of
-/// spatial size `inputSize`, and computes the output size. `weightKernel` is
-/// the kernel that a convolution's weight implies. Pools pass `isPool`, which
-/// enables ceil_mode.
-static FailureOr<Window>
-readWindow(Importer &importer, const onnx::NodeProto &node,
-           NodeAttributes &attrs, ArrayRef<int64_t> inputSize,
-           std::optional<ArrayRef<int64_t>> weightKernel, bool isPool) {
-  Window window;
-  FailureOr<SmallVector<int64_t>> kernel =
-      attrs.getInts("kernel_shape", weightKernel.value_or(ArrayRef<int64_t>()));
-  FailureOr<SmallVector<int64_t>> strides = attrs.getInts("strides", {1, 1});
-  FailureOr<SmallVector<int64_t>> dilations =
-      attrs.getInts("dilations", {1, 1});
-  FailureOr<SmallVector<int64_t>> pads = attrs.getInts("pads", {0, 0, 0, 0});
-  FailureOr<std::string> autoPad = attrs.getString("auto_pad", "NOTSET");
-  FailureOr<int64_t> ceilMode = attrs.getInt("ceil_mode", 0);
-  if (failed(kernel) || failed(strides) || failed(dilations) || failed(pads) ||
-      failed(autoPad) || failed(ceilMode))
-    return failure();
-
-  if (kernel->size() != 2)
-    return importer.nodeError(
-        node, kernel->empty()
-                  ? Twine("attribute 'kernel_shape' is "
-                          "missing")
-                  : "kernel_shape " + formatList(*kernel) + " is not 2-D");
-  if (weightKernel && *kernel != *weightKernel)
-    return importer.nodeError(node, "kernel_shape " + formatList(*kernel) +
-                                        " does not match the weight's " +
-                                        formatList(*weightKernel));
-  if (strides->size() != 2 || dilations->size() != 2 || pads->size() != 4)
-    return importer.nodeError(
-        node, "strides, dilations and pads must have 2, 2 and 4 values");
-  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides, *dilations))
-    if (v < 1)
-      return importer.nodeError(node, "kernel_shape, strides and dilations "
-                                      "must be positive");
-  for (int64_t pad : *pads)
-    if (pad < 0)
-      return importer.nodeError(node, "negative pads " + formatList(*pads) +
-                                          " are not supported");
-  if (isPool && (*dilations)[0] * (*dilations)[1] != 1)
-    return importer.nodeError(node, "dilations " + formatList(*dilations) +
-                                        " in pooling are not supported");
-
-  window.kernel = *kernel;
-  window.strides = *strides;
-  window.dilations = *dilations;
-  // ONNX orders pads [x1_begin, x2_begin, x1_end, x2_end]: that is
-  // [top, left, bottom, right] for NCHW, the graph order.
-  window.padding = *pads;
-
-  bool explicitPads = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
-  if (*autoPad == "VALID" || *autoPad == "SAME_UPPER" ||
-      *autoPad == "SAME_LOWER") {
-    if (explicitPads)
-      return importer.nodeError(node, "pads " + formatList(*pads) +
-                                          " together with auto_pad " +
-                                          *autoPad + " are not allowed");
-    window.padding.assign(4, 0);
-    if (*autoPad != "VALID") {
-      for (int i = 0; i < 2; ++i) {
-        auto [begin, end] = getSamePadding(
-            inputSize[i], getEffectiveKernel((*kernel)[i], (*dilations)[i]),
-            (*strides)[i], /*lower=*/*autoPad == "SAME_LOWER");
-        window.padding[i] = begin;
-        window.padding[i + 2] = end;
-      }
-    }
-  } else if (*autoPad != "NOTSET") {
-    return importer.nodeError(node, "auto_pad '" + *autoPad +
-                                        "' is not one of NOTSET, SAME_UPPER, "
-                                        "SAME_LOWER and VALID");
-  }
-
-  for (int i = 0; i < 2; ++i) {
-    int64_t effective = getEffectiveKernel((*kernel)[i], (*dilations)[i]);
-    int64_t &begin = window.padding[i], &end = window.padding[i + 2];
-    int64_t size =
-        getWindowOutputSize(inputSize[i], effective, (*strides)[i], begin, end);
-    if (isPool && *ceilMode) {
-      int64_t ceilSize = getWindowOutputSize(inputSize[i], effective,
-                                             (*strides)[i], begin, end,
-                                             /*ceilMode=*/true);
-      if (ceilSize != size) {
-        // The extra window starts inside the input or its begin padding (ORT
-        // and PyTorch drop one that starts in the end padding, ONNX's shape
-        // inference does not: that case is left unsupported).
-        if ((ceilSize - 1) * (*strides)[i] >= inputSize[i] + begin)
-          return importer.nodeError(
-              node, "ceil_mode 1 with a last window that starts in the "
-                    "padding is not supported");
-        end += (ceilSize - 1) * (*strides)[i] + effective -
-               (inputSize[i] + begin + end);
-        window.ceilPadding = true;
-        size = ceilSize;
-      }
-    }
-    // Our pools need a real cell in every window.
-    if (isPool && (begin >= (*kernel)[i] || end >= (*kernel)[i]))
-      return importer.nodeError(node, "padding " + formatList(window.padding) +
-                                          " as large as the kernel " +
-                                          formatShape(*kernel) +
-                                          " is not supported");
-    if (size < 1)
-      return importer.nodeError(node, "the window " + formatShape(*kernel) +
-                                          " does not fit the padded input " +
-                                          formatShape(inputSize));
-    window.outputSize.push_back(size);
-  }
-  return window;
-}
 
 //===----------------------------------------------------------------------===//
 // Convolution and normalization
@@ -277,10 +30,16 @@ static LogicalResult importConv(Importer &importer,
   FailureOr<Value> weight = importer.getInput(node, 1);
   if (failed(input) || failed(weight))
     return failure();
-  if (failed(checkRank(importer, node, *input, 0, 4,
-                       "only 2-D convolution is supported")) ||
-      failed(checkRank(importer, node, *weight, 1, 4,
-                       "only 2-D convolution is supported")))
+  // 3-D, other element types: the N-d op. 1-D: conv2d on an H of 1.
+  int64_t rank = Importer::getType(*input).getRank();
+  if (rank == 5 || !Importer::getType(*input).getElementType().isF32())
+    return importConvND(importer, node);
+  if (rank != 3 && rank != 4)
+    return importer.nodeError(node, "input '" + node.input(0) + "' has rank " +
+                                        Twine(rank) +
+                                        "; Conv takes 1-D to 3-D inputs");
+  if (failed(checkRank(importer, node, *weight, 1, rank,
+                       "the weight must have the input's rank")))
     return failure();
   Value bias;
   if (Importer::hasInput(node, 2)) {
@@ -313,15 +72,32 @@ static LogicalResult importConv(Importer &importer,
                  weightShape.drop_front(2), /*isPool=*/false);
   if (failed(window))
     return failure();
+  Value x = *input, w = *weight;
+  if (rank == 3) {
+    // 1-D as 2-D over a height of 1: the same sums, the fast path.
+    x = createReshape(importer, node, x,
+                      {inputShape[0], inputShape[1], 1, inputShape[2]});
+    w = createReshape(importer, node, w,
+                      {weightShape[0], weightShape[1], 1, weightShape[2]});
+    window->kernel.insert(window->kernel.begin(), 1);
+    window->strides.insert(window->strides.begin(), 1);
+    window->dilations.insert(window->dilations.begin(), 1);
+    window->padding = {0, window->padding[0], 0, window->padding[1]};
+    window->outputSize.insert(window->outputSize.begin(), 1);
+  }
   OpBuilder &b = importer.getBuilder();
   RankedTensorType type =
       importer.getTensorType({inputShape[0], weightShape[0],
                               window->outputSize[0], window->outputSize[1]});
-  Value result = Conv2DOp::create(
-      b, importer.getLoc(node), type, *input, *weight, bias,
-      b.getDenseI64ArrayAttr(window->strides),
-      b.getDenseI64ArrayAttr(window->padding),
-      b.getDenseI64ArrayAttr(window->dilations), b.getI64IntegerAttr(*groups));
+  Value result = Conv2DOp::create(b, importer.getLoc(node), type, x, w, bias,
+                                  b.getDenseI64ArrayAttr(window->strides),
+                                  b.getDenseI64ArrayAttr(window->padding),
+                                  b.getDenseI64ArrayAttr(window->dilations),
+                                  b.getI64IntegerAttr(*groups));
+  if (rank == 3)
+    result =
+        createReshape(importer, node, result,
+                      {inputShape[0], weightShape[0], window->outputSize[1]});
   return importer.setOutput(node, 0, result);
 }
 
@@ -331,8 +107,13 @@ static LogicalResult importBatchNormalization(Importer &importer,
   FailureOr<float> epsilon = attrs.getFloat("epsilon", 1e-5f);
   FailureOr<int64_t> training = attrs.getInt("training_mode", 0);
   FailureOr<int64_t> spatial = attrs.getInt("spatial", 1);
-  if (failed(epsilon) || failed(training) || failed(spatial))
+  // Before opset 7, `is_test` 0 asked for training statistics.
+  FailureOr<int64_t> isTest = attrs.getInt("is_test", 1);
+  if (failed(epsilon) || failed(training) || failed(spatial) || failed(isTest))
     return failure();
+  if (importer.getOpset() < 7 && *isTest == 0 &&
+      (importer.isOutputUsed(node, 1) || importer.isOutputUsed(node, 2)))
+    return importer.nodeError(node, "is_test 0 (training) is not supported");
   if (*training != 0)
     return importer.nodeError(node, "training_mode 1 is not supported");
   if (*spatial != 1)
@@ -348,6 +129,9 @@ static LogicalResult importBatchNormalization(Importer &importer,
     operands.push_back(*operand);
   }
   RankedTensorType type = Importer::getType(operands[0]);
+  for (int i = 0; i < 5; ++i)
+    if (failed(checkFloat32(importer, node, operands[i], i)))
+      return failure();
   if (type.getRank() < 2)
     return importer.nodeError(node, "input '" + node.input(0) + "' has rank " +
                                         Twine(type.getRank()) +
@@ -371,83 +155,153 @@ static LogicalResult importBatchNormalization(Importer &importer,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+/// Relu, Sigmoid, Tanh: the f32 core ops; Relu of other numbers is
+/// max(x, 0).
 template <typename OpTy>
 static LogicalResult importUnary(Importer &importer,
                                  const onnx::NodeProto &node) {
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(x))
     return failure();
+  Type element = Importer::getType(*x).getElementType();
+  if (!element.isF32()) {
+    if (!std::is_same_v<OpTy, ReluOp> || element.isInteger(1))
+      return checkFloat32(importer, node, *x, 0);
+    Value zero = createSplat(importer, node, {}, element, 0);
+    return importer.setOutput(node, 0,
+                              createBinary<MaxOp>(importer, node, *x, zero));
+  }
   Value result = OpTy::create(importer.getBuilder(), importer.getLoc(node),
                               Importer::getType(*x), *x);
   return importer.setOutput(node, 0, result);
 }
 
-/// Reads Clip's bound: input `index` from opset 11 (a constant scalar), the
-/// attribute before; `absent` when not given.
-static FailureOr<float> getClipBound(Importer &importer,
-                                     const onnx::NodeProto &node,
-                                     NodeAttributes &attrs, int index,
-                                     StringRef name, float absent) {
-  if (importer.getOpset() < 11)
-    return attrs.getFloat(name, absent);
-  if (!Importer::hasInput(node, index))
-    return absent;
-  const ConstantTensor *bound = importer.getConstantInput(node, index);
-  if (!bound)
-    return importer.nodeError(node, Twine(name) + " '" + node.input(index) +
-                                        "' is not a constant, which is not "
-                                        "supported");
-  if (!bound->isFloat() || bound->getNumElements() != 1)
-    return importer.nodeError(node, Twine(name) + " '" + node.input(index) +
-                                        "' must be a FLOAT scalar");
-  return bound->getFloats()[0];
-}
-
+/// Clip: bounds from the attributes before opset 11, from the inputs (maybe
+/// computed at run time) after. f32 with constant bounds is graph.clip; any
+/// other case max(x, min) then min(., max), the same operations.
 static LogicalResult importClip(Importer &importer,
                                 const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
-  // An absent bound is the lowest or largest finite float in every opset:
-  // the attributes' defaults before 11, numeric_limits' lowest() and max()
-  // from 11 on.
-  FailureOr<float> min =
-      getClipBound(importer, node, attrs, 1, "min", -FLT_MAX);
-  FailureOr<float> max = getClipBound(importer, node, attrs, 2, "max", FLT_MAX);
   FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(min) || failed(max) || failed(x))
+  if (failed(x))
     return failure();
+  Type element = Importer::getType(*x).getElementType();
+  if (element.isInteger(1))
+    return importer.nodeError(node, "Clip of BOOL is not defined");
+  // Bound i: a constant value, a run-time value, or absent.
+  std::optional<double> constant[2];
+  Value dynamic[2];
+  if (importer.getOpset() < 11) {
+    // An absent bound is the lowest or largest finite float.
+    FailureOr<float> min = attrs.getFloat("min", -FLT_MAX);
+    FailureOr<float> max = attrs.getFloat("max", FLT_MAX);
+    if (failed(min) || failed(max))
+      return failure();
+    constant[0] = *min;
+    constant[1] = *max;
+  } else {
+    for (int i = 0; i < 2; ++i) {
+      if (!Importer::hasInput(node, i + 1))
+        continue;
+      if (const ConstantTensor *bound =
+              importer.getConstantInput(node, i + 1)) {
+        if (bound->getNumElements() != 1 ||
+            getMLIRElementType(importer.getContext(), bound->elementType) !=
+                element)
+          return importer.nodeError(node, "bound '" + node.input(i + 1) +
+                                              "' must be a scalar of the "
+                                              "input's type");
+        constant[i] = bound->getDoubles()[0];
+        continue;
+      }
+      FailureOr<Value> bound = importer.getInput(node, i + 1);
+      if (failed(bound))
+        return failure();
+      if (Importer::getType(*bound).getNumElements() != 1 ||
+          Importer::getType(*bound).getElementType() != element)
+        return importer.nodeError(node, "bound '" + node.input(i + 1) +
+                                            "' must be a scalar of the "
+                                            "input's type");
+      dynamic[i] = createReshape(importer, node, *bound, {});
+    }
+  }
   OpBuilder &b = importer.getBuilder();
-  Value result =
-      ClipOp::create(b, importer.getLoc(node), Importer::getType(*x), *x,
-                     b.getF32FloatAttr(*min), b.getF32FloatAttr(*max));
+  if (element.isF32() && !dynamic[0] && !dynamic[1]) {
+    Value result = ClipOp::create(
+        b, importer.getLoc(node), Importer::getType(*x), *x,
+        b.getF32FloatAttr(constant[0] ? float(*constant[0]) : -FLT_MAX),
+        b.getF32FloatAttr(constant[1] ? float(*constant[1]) : FLT_MAX));
+    return importer.setOutput(node, 0, result);
+  }
+  Value result = *x;
+  for (int i = 0; i < 2; ++i) {
+    Value bound = dynamic[i];
+    if (!bound && constant[i])
+      bound = createSplat(importer, node, {}, element, *constant[i]);
+    if (!bound)
+      continue;
+    result = i == 0 ? createBinary<MaxOp>(importer, node, result, bound)
+                    : createBinary<MinOp>(importer, node, result, bound);
+  }
   return importer.setOutput(node, 0, result);
 }
 
+/// Add, Sub, Mul, Div on numbers of one type. Before opset 7, `broadcast`
+/// aligned rhs with lhs at `axis` (default: the trailing dimensions), which
+/// a reshape of rhs turns into NumPy broadcasting.
 template <typename OpTy>
 static LogicalResult importBinary(Importer &importer,
                                   const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
-  // Before opset 7, `broadcast` selected a broadcast rule of its own.
   FailureOr<int64_t> legacyBroadcast = attrs.getInt("broadcast", 0);
-  if (failed(legacyBroadcast))
-    return failure();
-  if (*legacyBroadcast != 0)
-    return importer.nodeError(node, "the legacy attribute 'broadcast' is not "
-                                    "supported");
   FailureOr<Value> lhs = importer.getInput(node, 0);
   FailureOr<Value> rhs = importer.getInput(node, 1);
-  if (failed(lhs) || failed(rhs))
+  if (failed(legacyBroadcast) || failed(lhs) || failed(rhs))
     return failure();
-  ArrayRef<int64_t> lhsShape = Importer::getType(*lhs).getShape();
-  ArrayRef<int64_t> rhsShape = Importer::getType(*rhs).getShape();
-  std::optional<SmallVector<int64_t>> shape =
-      broadcastShapes(lhsShape, rhsShape);
-  if (!shape || (importer.getOpset() < 7 && lhsShape != rhsShape))
-    return importer.nodeError(node, "shapes " + formatShape(lhsShape) +
-                                        " and " + formatShape(rhsShape) +
-                                        " do not broadcast");
-  Value result = OpTy::create(importer.getBuilder(), importer.getLoc(node),
-                              importer.getTensorType(*shape), *lhs, *rhs);
-  return importer.setOutput(node, 0, result);
+  RankedTensorType lhsType = Importer::getType(*lhs);
+  RankedTensorType rhsType = Importer::getType(*rhs);
+  if (lhsType.getElementType() != rhsType.getElementType())
+    return importer.nodeError(
+        node,
+        "operands of types " +
+            getElementTypeName(getONNXElementType(lhsType.getElementType())) +
+            " and " +
+            getElementTypeName(getONNXElementType(rhsType.getElementType())) +
+            " differ");
+  if (lhsType.getElementType().isInteger(1))
+    return importer.nodeError(node, "arithmetic on BOOL is not defined");
+  ArrayRef<int64_t> lhsShape = lhsType.getShape();
+  ArrayRef<int64_t> rhsShape = rhsType.getShape();
+  Value right = *rhs;
+  if (importer.getOpset() < 7) {
+    if (*legacyBroadcast == 0) {
+      if (lhsShape != rhsShape)
+        return importer.nodeError(node, "shapes " + formatShape(lhsShape) +
+                                            " and " + formatShape(rhsShape) +
+                                            " differ without 'broadcast'");
+    } else {
+      int64_t rank = lhsShape.size(), rhsRank = rhsShape.size();
+      FailureOr<int64_t> axis = attrs.getInt("axis", rank - rhsRank);
+      if (failed(axis))
+        return failure();
+      if (*axis < 0)
+        *axis += rank;
+      if (*axis < 0 || *axis + rhsRank > rank)
+        return importer.nodeError(node, "'axis' " + Twine(*axis) +
+                                            " does not place the rhs inside "
+                                            "the lhs");
+      SmallVector<int64_t> shape(*axis, 1);
+      shape.append(rhsShape.begin(), rhsShape.end());
+      shape.resize(rank, 1);
+      right = createReshape(importer, node, right, shape);
+    }
+  }
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastOf(importer, node, *lhs, right);
+  if (failed(shape))
+    return failure();
+  return importer.setOutput(node, 0,
+                            createBinary<OpTy>(importer, node, *lhs, right));
 }
 
 //===----------------------------------------------------------------------===//
@@ -462,11 +316,10 @@ static LogicalResult importMatMul(Importer &importer,
     return failure();
   ArrayRef<int64_t> aShape = Importer::getType(*a).getShape();
   ArrayRef<int64_t> bShape = Importer::getType(*b).getShape();
-  if (aShape.size() != 2 || bShape.size() != 2)
-    return importer.nodeError(node, "only 2-D MatMul is supported; the "
-                                    "operands have shapes " +
-                                        formatShape(aShape) + " and " +
-                                        formatShape(bShape));
+  // N-d, 1-D and other element types: batch_matmul.
+  if (aShape.size() != 2 || bShape.size() != 2 ||
+      !Importer::getType(*a).getElementType().isF32())
+    return importBatchMatMul(importer, node);
   if (aShape[1] != bShape[0])
     return importer.nodeError(node, "shapes " + formatShape(aShape) + " and " +
                                         formatShape(bShape) +
@@ -488,7 +341,9 @@ static LogicalResult importGemm(Importer &importer,
   FailureOr<Value> a = importer.getInput(node, 0);
   FailureOr<Value> b = importer.getInput(node, 1);
   if (failed(alpha) || failed(beta) || failed(transA) || failed(transB) ||
-      failed(legacyBroadcast) || failed(a) || failed(b))
+      failed(legacyBroadcast) || failed(a) || failed(b) ||
+      failed(checkFloat32(importer, node, *a, 0)) ||
+      failed(checkFloat32(importer, node, *b, 1)))
     return failure();
   Value c;
   if (Importer::hasInput(node, 2)) {
@@ -543,10 +398,17 @@ static LogicalResult importMaxPool(Importer &importer,
   if (failed(checkOnlyFirstOutputUsed(importer, node, "the indices")))
     return failure();
   FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(x) || failed(checkRank(importer, node, *x, 0, 4,
-                                    "only 2-D pooling is supported")))
+  if (failed(x))
     return failure();
-  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
+  RankedTensorType type = Importer::getType(*x);
+  FailureOr<SmallVector<int64_t>> dilations = attrs.getInts("dilations", {});
+  if (failed(dilations))
+    return failure();
+  // Other ranks, dilations and element types: the N-d op.
+  if (type.getRank() != 4 || !type.getElementType().isF32() ||
+      llvm::any_of(*dilations, [](int64_t d) { return d != 1; }))
+    return importPoolND(importer, node);
+  ArrayRef<int64_t> shape = type.getShape();
   FailureOr<Window> window =
       readWindow(importer, node, attrs, shape.drop_front(2), std::nullopt,
                  /*isPool=*/true);
@@ -568,10 +430,13 @@ static LogicalResult importAveragePool(Importer &importer,
   NodeAttributes attrs(importer, node);
   FailureOr<int64_t> countIncludePad = attrs.getInt("count_include_pad", 0);
   FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(countIncludePad) || failed(x) ||
-      failed(
-          checkRank(importer, node, *x, 0, 4, "only 2-D pooling is supported")))
+  FailureOr<SmallVector<int64_t>> dilations = attrs.getInts("dilations", {});
+  if (failed(countIncludePad) || failed(x) || failed(dilations))
     return failure();
+  RankedTensorType type = Importer::getType(*x);
+  if (type.getRank() != 4 || !type.getElementType().isF32() ||
+      llvm::any_of(*dilations, [](int64_t d) { return d != 1; }))
+    return importPoolND(importer, node);
   ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
   FailureOr<Window> window =
       readWindow(importer, node, attrs, shape.drop_front(2), std::nullopt,
@@ -598,9 +463,11 @@ static LogicalResult importAveragePool(Importer &importer,
 static LogicalResult importGlobalAveragePool(Importer &importer,
                                              const onnx::NodeProto &node) {
   FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(x) || failed(checkRank(importer, node, *x, 0, 4,
-                                    "only 2-D pooling is supported")))
+  if (failed(x))
     return failure();
+  if (Importer::getType(*x).getRank() != 4 ||
+      !Importer::getType(*x).getElementType().isF32())
+    return importGlobalPool(importer, node);
   ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
   Value result = GlobalAvgPoolOp::create(
       importer.getBuilder(), importer.getLoc(node),
@@ -627,7 +494,8 @@ static LogicalResult importFlatten(Importer &importer,
   OpBuilder &b = importer.getBuilder();
   RankedTensorType type =
       importer.getTensorType({getNumElements(shape.take_front(*normalized)),
-                              getNumElements(shape.drop_front(*normalized))});
+                              getNumElements(shape.drop_front(*normalized))},
+                             Importer::getType(*x).getElementType());
   Value result = FlattenOp::create(b, importer.getLoc(node), type, *x,
                                    b.getI64IntegerAttr(*normalized));
   return importer.setOutput(node, 0, result);
@@ -640,30 +508,39 @@ static LogicalResult importReshape(Importer &importer,
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(allowZero) || failed(x))
     return failure();
-  const ConstantTensor *target = importer.getConstantInput(node, 1);
-  if (!target)
-    return importer.nodeError(
-        node,
-        "the target shape '" +
-            (Importer::hasInput(node, 1) ? node.input(1) : std::string()) +
-            "' is not a constant, which is not "
-            "supported");
-  if (!target->isInteger() || target->shape.size() != 1)
-    return importer.nodeError(node, "the target shape '" + node.input(1) +
-                                        "' is not a 1-D integer tensor");
+  SmallVector<int64_t> target;
+  if (importer.getOpset() < 5) {
+    // The target is an attribute before opset 5.
+    FailureOr<SmallVector<int64_t>> shape = attrs.getInts("shape", {});
+    if (failed(shape))
+      return failure();
+    target = *shape;
+  } else {
+    const ConstantTensor *targetInput = importer.getConstantInput(node, 1);
+    if (!targetInput)
+      return importer.nodeError(
+          node,
+          "the target shape '" +
+              (Importer::hasInput(node, 1) ? node.input(1) : std::string()) +
+              "' is not a constant, which is not supported");
+    if (!targetInput->isInteger() || targetInput->shape.size() != 1)
+      return importer.nodeError(node, "the target shape '" + node.input(1) +
+                                          "' is not a 1-D integer tensor");
+    target = targetInput->getInts();
+  }
   std::string error;
-  std::optional<SmallVector<int64_t>> shape =
-      resolveReshape(Importer::getType(*x).getShape(), target->getInts(),
-                     *allowZero != 0, error);
+  std::optional<SmallVector<int64_t>> shape = resolveReshape(
+      Importer::getType(*x).getShape(), target, *allowZero != 0, error);
   if (!shape)
     return importer.nodeError(
         node, "cannot reshape " +
                   formatShape(Importer::getType(*x).getShape()) + " to " +
-                  formatList(target->getInts()) + ": " + error);
+                  formatList(target) + ": " + error);
   OpBuilder &b = importer.getBuilder();
-  Value result = ReshapeOp::create(b, importer.getLoc(node),
-                                   importer.getTensorType(*shape), *x,
-                                   b.getDenseI64ArrayAttr(*shape));
+  Value result = ReshapeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(*shape, Importer::getType(*x).getElementType()),
+      *x, b.getDenseI64ArrayAttr(*shape));
   return importer.setOutput(node, 0, result);
 }
 
@@ -692,9 +569,11 @@ static LogicalResult importTranspose(Importer &importer,
     resultShape.push_back(shape[dim]);
   }
   OpBuilder &b = importer.getBuilder();
-  Value result = TransposeOp::create(b, importer.getLoc(node),
-                                     importer.getTensorType(resultShape), *x,
-                                     b.getDenseI64ArrayAttr(*perm));
+  Value result = TransposeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(resultShape,
+                             Importer::getType(*x).getElementType()),
+      *x, b.getDenseI64ArrayAttr(*perm));
   return importer.setOutput(node, 0, result);
 }
 
@@ -720,6 +599,10 @@ static LogicalResult importConcat(Importer &importer,
       normalizeAxis(importer, node, *axis, shape.size());
   if (failed(normalized))
     return failure();
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (Importer::getType(input).getElementType() !=
+        Importer::getType(inputs[0]).getElementType())
+      return importer.nodeError(node, "inputs have different element types");
   for (Value input : llvm::drop_begin(inputs)) {
     ArrayRef<int64_t> other = Importer::getType(input).getShape();
     bool matches = other.size() == shape.size();
@@ -736,9 +619,11 @@ static LogicalResult importConcat(Importer &importer,
     shape[*normalized] += other[*normalized];
   }
   OpBuilder &b = importer.getBuilder();
-  Value result =
-      ConcatOp::create(b, importer.getLoc(node), importer.getTensorType(shape),
-                       inputs, b.getI64IntegerAttr(*normalized));
+  Value result = ConcatOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape,
+                             Importer::getType(inputs[0]).getElementType()),
+      inputs, b.getI64IntegerAttr(*normalized));
   return importer.setOutput(node, 0, result);
 }
 
@@ -748,7 +633,7 @@ static LogicalResult importSoftmax(Importer &importer,
   bool coerceTo2D = importer.getOpset() < 13;
   FailureOr<int64_t> axis = attrs.getInt("axis", coerceTo2D ? 1 : -1);
   FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(axis) || failed(x))
+  if (failed(axis) || failed(x) || failed(checkFloat32(importer, node, *x, 0)))
     return failure();
   RankedTensorType type = Importer::getType(*x);
   int64_t rank = type.getRank();
@@ -803,8 +688,6 @@ getConstantScalar(Importer &importer, const onnx::NodeProto &node, int index,
 static LogicalResult importDropout(Importer &importer,
                                    const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
-  if (failed(checkOnlyFirstOutputUsed(importer, node, "the mask")))
-    return failure();
   float ratio = 0.5f;
   bool training = false;
   if (importer.getOpset() < 12) {
@@ -816,33 +699,58 @@ static LogicalResult importDropout(Importer &importer,
     // Opset 6 trains unless is_test; later opsets before 12 never do.
     training = importer.getOpset() < 7 && *isTest == 0;
   } else {
-    FailureOr<const ConstantTensor *> ratioInput =
-        getConstantScalar(importer, node, 1, "ratio");
     FailureOr<const ConstantTensor *> trainingInput =
         getConstantScalar(importer, node, 2, "training_mode");
-    if (failed(ratioInput) || failed(trainingInput))
+    if (failed(trainingInput))
       return failure();
-    if (*ratioInput) {
-      if (!(*ratioInput)->isFloat())
-        return importer.nodeError(node, "ratio '" + node.input(1) +
-                                            "' is not a FLOAT scalar");
-      ratio = (*ratioInput)->getFloats()[0];
-    }
     if (*trainingInput) {
       if ((*trainingInput)->isFloat())
         return importer.nodeError(node, "training_mode '" + node.input(2) +
                                             "' is not a BOOL scalar");
       training = (*trainingInput)->getInts()[0] != 0;
     }
+    // The ratio only matters in training; in inference it may be computed.
+    if (training || !Importer::hasInput(node, 1) ||
+        importer.getConstantInput(node, 1)) {
+      FailureOr<const ConstantTensor *> ratioInput =
+          getConstantScalar(importer, node, 1, "ratio");
+      if (failed(ratioInput))
+        return failure();
+      if (*ratioInput) {
+        if (!(*ratioInput)->isFloat())
+          return importer.nodeError(node, "ratio '" + node.input(1) +
+                                              "' is not a FLOAT scalar");
+        ratio = (*ratioInput)->getFloats()[0];
+      }
+    }
   }
+  if (training && importer.isOutputUsed(node, 1))
+    return importer.nodeError(node, "output '" + node.output(1) +
+                                        "' (the mask of training dropout) is "
+                                        "not supported");
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(x))
     return failure();
   OpBuilder &b = importer.getBuilder();
-  Value result = DropoutOp::create(
-      b, importer.getLoc(node), Importer::getType(*x), *x,
-      b.getF32FloatAttr(ratio), training ? b.getUnitAttr() : UnitAttr());
-  return importer.setOutput(node, 0, result);
+  Value result = *x;
+  if (training) {
+    if (failed(checkFloat32(importer, node, *x, 0)))
+      return failure();
+    result = DropoutOp::create(b, importer.getLoc(node), Importer::getType(*x),
+                               *x, b.getF32FloatAttr(ratio), b.getUnitAttr());
+  } else if (Importer::getType(*x).getElementType().isF32()) {
+    result = DropoutOp::create(b, importer.getLoc(node), Importer::getType(*x),
+                               *x, b.getF32FloatAttr(ratio), UnitAttr());
+  }
+  if (failed(importer.setOutput(node, 0, result)))
+    return failure();
+  // In inference the mask keeps everything.
+  if (importer.isOutputUsed(node, 1))
+    return importer.setOutput(node, 1,
+                              createSplat(importer, node,
+                                          Importer::getType(*x).getShape(),
+                                          b.getI1Type(), 1));
+  return success();
 }
 
 static LogicalResult importIdentity(Importer &importer,
@@ -944,26 +852,93 @@ static LogicalResult importRandomUniform(Importer &importer,
 
 OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
   return llvm::StringSwitch<OpImporter>(opType)
+      // Convolution, normalization, linear algebra, pooling.
       .Case("Conv", importConv)
+      .Case("ConvTranspose", importConvTranspose)
       .Case("BatchNormalization", importBatchNormalization)
+      .Case("InstanceNormalization", importInstanceNormalization)
+      .Case("LayerNormalization", importLayerNormalization)
+      .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
+      .Case("MatMul", importMatMul)
+      .Case("Gemm", importGemm)
+      .Case("Einsum", importEinsum)
+      .Case("MaxPool", importMaxPool)
+      .Case("AveragePool", importAveragePool)
+      .Case("GlobalAveragePool", importGlobalAveragePool)
+      .Case("GlobalMaxPool", importGlobalPool)
+      .Case("Resize", importResize)
+      .Case("Upsample", importUpsample)
+      // Activations.
       .Case("Relu", importUnary<ReluOp>)
-      .Case("Clip", importClip)
       .Case("Sigmoid", importUnary<SigmoidOp>)
       .Case("Tanh", importUnary<TanhOp>)
+      .Case("Clip", importClip)
+      .Cases({"LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish",
+              "Gelu", "ThresholdedRelu", "Shrink", "Softsign", "Mish"},
+             importActivation)
+      .Case("PRelu", importPRelu)
+      // Arithmetic and math.
       .Case("Add", importBinary<AddOp>)
       .Case("Sub", importBinary<SubOp>)
       .Case("Mul", importBinary<MulOp>)
       .Case("Div", importBinary<DivOp>)
-      .Case("MatMul", importMatMul)
-      .Case("Gemm", importGemm)
-      .Case("MaxPool", importMaxPool)
-      .Case("AveragePool", importAveragePool)
-      .Case("GlobalAveragePool", importGlobalAveragePool)
+      .Case("Pow", importPow)
+      .Case("Mod", importMod)
+      .Case("BitShift", importBitShift)
+      .Cases({"Min", "Max", "Sum", "Mean"}, importVariadic)
+      .Cases({"Neg",  "Abs",   "Sign",  "Reciprocal", "Exp",     "Log",
+              "Sqrt", "Erf",   "Floor", "Ceil",       "Round",   "Sin",
+              "Cos",  "Tan",   "Asin",  "Acos",       "Atan",    "Sinh",
+              "Cosh", "Asinh", "Acosh", "Atanh",      "Softplus"},
+             importMathUnary)
+      .Case("IsNaN", importIsNaN)
+      .Case("IsInf", importIsInf)
+      // Comparisons, logic, selection, casts.
+      .Cases({"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"},
+             importComparison)
+      .Cases({"And", "Or", "Xor", "Not"}, importLogic)
+      .Case("Where", importWhere)
+      .Case("Cast", importCast)
+      .Case("CastLike", importCastLike)
+      // Reductions and the softmax family.
+      .Cases({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
+              "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+              "ReduceSumSquare"},
+             importReduce)
+      .Cases({"ArgMax", "ArgMin"}, importArgReduce)
+      .Case("CumSum", importCumSum)
+      .Case("Softmax", importSoftmax)
+      .Case("LogSoftmax", importLogSoftmax)
+      .Case("Hardmax", importHardmax)
+      // Shapes and data movement.
+      .Case("Shape", importShape)
+      .Case("Size", importSize)
       .Case("Flatten", importFlatten)
       .Case("Reshape", importReshape)
+      .Case("Squeeze", importSqueeze)
+      .Case("Unsqueeze", importUnsqueeze)
       .Case("Transpose", importTranspose)
       .Case("Concat", importConcat)
-      .Case("Softmax", importSoftmax)
+      .Case("Split", importSplit)
+      .Case("Slice", importSlice)
+      .Case("Gather", importGather)
+      .Case("GatherElements", importGatherElements)
+      .Cases({"ScatterElements", "Scatter"}, importScatterElements)
+      .Case("Expand", importExpand)
+      .Case("Tile", importTile)
+      .Case("Pad", importPad)
+      .Case("DepthToSpace", importDepthToSpace)
+      .Case("SpaceToDepth", importSpaceToDepth)
+      .Case("Trilu", importTrilu)
+      .Case("OneHot", importOneHot)
+      .Case("Compress", importCompress)
+      .Case("ConstantOfShape", importConstantOfShape)
+      .Case("Range", importRange)
+      .Case("EyeLike", importEyeLike)
+      // Losses.
+      .Case("NegativeLogLikelihoodLoss", importNegativeLogLikelihoodLoss)
+      .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)
+      // Dropout, identity, constants, random numbers.
       .Case("Dropout", importDropout)
       .Case("Identity", importIdentity)
       .Case("Constant", importConstant)

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -30,28 +31,40 @@ namespace mlir {
 namespace graph {
 namespace onnx_import {
 
-/// A tensor whose contents are known at import time: an initializer or the
-/// value of a Constant node.
+/// A tensor whose contents are known at import time: an initializer, the
+/// value of a Constant node, or an op the importer folded (shape arithmetic).
 struct ConstantTensor {
   std::string name;
   /// An `onnx::TensorProto::DataType`.
   int32_t elementType = 0;
   SmallVector<int64_t> shape;
-  /// The elements, little-endian and packed, pointing into the model or into
-  /// storage that the importer owns. Empty for a tensor without elements.
+  /// The elements, little-endian and packed (a bool is a byte), pointing
+  /// into the model or into storage that the importer owns. Empty for a
+  /// tensor without elements.
   ArrayRef<char> bytes;
 
   int64_t getNumElements() const;
   bool isFloat() const { return elementType == onnx::TensorProto::FLOAT; }
-  bool isInteger() const {
-    return elementType == onnx::TensorProto::INT64 ||
-           elementType == onnx::TensorProto::INT32;
-  }
-  /// The elements of an integer tensor as int64.
+  /// Any integer type, signed or unsigned (not bool).
+  bool isInteger() const;
+  bool isBool() const { return elementType == onnx::TensorProto::BOOL; }
+  /// The elements of an integer or bool tensor as int64 (uint64 wraps).
   SmallVector<int64_t> getInts() const;
   /// The elements of a float tensor.
   SmallVector<float> getFloats() const;
+  /// The elements of any numeric or bool tensor as double.
+  SmallVector<double> getDoubles() const;
 };
+
+/// The MLIR element type of an ONNX data type (FLOAT f32, DOUBLE f64, FLOAT16
+/// f16, BFLOAT16 bf16, INT8..INT64 i8..i64, UINT8..UINT64 ui8..ui64, BOOL
+/// i1), or null for the others (STRING, complex, ...).
+Type getMLIRElementType(MLIRContext *context, int32_t onnxType);
+/// The ONNX data type of an MLIR element type (UNDEFINED if none).
+int32_t getONNXElementType(Type type);
+/// The size in bytes of one element, or 0 for element types the importer
+/// does not read.
+size_t getElementSize(int32_t elementType);
 
 /// Returns the name of an ONNX element type, e.g. "INT64".
 StringRef getElementTypeName(int32_t elementType);
@@ -88,19 +101,30 @@ public:
   static bool hasInput(const onnx::NodeProto &node, int index) {
     return index < node.input_size() && !node.input(index).empty();
   }
-  /// Input `index` as an f32 tensor value, making a `graph.constant` for a
-  /// compile-time tensor. Reports an error naming the node otherwise.
+  /// Input `index` as a tensor value, making a `graph.constant` for a
+  /// compile-time tensor. Reports an error naming the node otherwise (an
+  /// element type the dialect has no type for).
   FailureOr<Value> getInput(const onnx::NodeProto &node, int index);
-  /// Input `index` as a compile-time tensor, or null when it is not one.
+  /// Input `index` as a compile-time tensor, or null when it is not one: an
+  /// initializer or Constant, or a value whose ops fold (shape arithmetic on
+  /// static shapes, through the dialect's fold hooks).
   const ConstantTensor *getConstantInput(const onnx::NodeProto &node,
                                          int index);
-  /// The type of an f32 value (all values have static ranked types).
+  /// The type of a value (all values have static ranked types).
   static RankedTensorType getType(Value value) {
     return cast<RankedTensorType>(value.getType());
   }
+  /// An f32 tensor type.
   RankedTensorType getTensorType(ArrayRef<int64_t> shape) {
     return RankedTensorType::get(shape, builder.getF32Type());
   }
+  RankedTensorType getTensorType(ArrayRef<int64_t> shape, Type elementType) {
+    return RankedTensorType::get(shape, elementType);
+  }
+  /// A `graph.constant` of `attr` at the insertion point, located at `node`.
+  Value createConstant(const onnx::NodeProto &node, ElementsAttr attr);
+  /// The value of `value` if its ops fold to a constant, or null.
+  Attribute foldValue(Value value);
 
   /// Whether output `index` of `node` exists and is read by a later node or is
   /// a model output.
@@ -115,6 +139,9 @@ public:
   /// node's `value_floats`, alive for the import.
   const ConstantTensor *addConstant(ConstantTensor tensor,
                                     std::vector<char> storage);
+  /// A compile-time tensor holding the value of a dense attribute, or null
+  /// for an element type that ONNX has no name for.
+  const ConstantTensor *addConstant(StringRef name, Attribute attr);
   /// Reads a TensorProto (raw, typed fields or external data) into a
   /// compile-time tensor named `name` (by default the TensorProto's name), or
   /// reports why it cannot.
@@ -136,14 +163,16 @@ private:
   LogicalResult readOpset(const onnx::ModelProto &model);
   LogicalResult addInitializers(const onnx::GraphProto &graph);
   FailureOr<RankedTensorType> getInputType(const onnx::ValueInfoProto &input);
-  FailureOr<RankedTensorType> checkInputShape(StringRef name,
-                                              ArrayRef<int64_t> shape);
+  FailureOr<RankedTensorType>
+  checkInputShape(StringRef name, ArrayRef<int64_t> shape, Type elementType);
   void countUses(const onnx::GraphProto &graph);
   void importNode(const onnx::NodeProto &node);
   void poisonOutputs(const onnx::NodeProto &node);
   Value materialize(Entry &entry);
   LogicalResult checkDeclaredType(const onnx::NodeProto &node, StringRef name,
                                   RankedTensorType type);
+  Attribute foldValue(Value value, unsigned depth);
+  void eraseDeadOps(Block &body);
   FailureOr<ArrayRef<char>> readExternalData(const onnx::TensorProto &tensor,
                                              size_t numBytes, Location loc);
   InFlightDiagnostic emitError() { return mlir::emitError(fileLoc); }
@@ -163,6 +192,8 @@ private:
   llvm::StringMap<unsigned> useCounts;
   std::deque<ConstantTensor> constants;
   std::deque<std::vector<char>> ownedStorage;
+  /// Values the importer folded, by value: their constants.
+  llvm::DenseMap<Value, const ConstantTensor *> foldedValues;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> externalFiles;
   /// The index of the node being imported, to name a node without a name.
   size_t currentNode = 0;

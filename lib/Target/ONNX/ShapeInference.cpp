@@ -43,12 +43,15 @@ mlir::graph::onnx_import::getSamePadding(int64_t in, int64_t effectiveKernel,
   return lower ? std::make_pair(large, small) : std::make_pair(small, large);
 }
 
-bool mlir::graph::onnx_import::isValidShape(ArrayRef<int64_t> shape) {
+bool mlir::graph::onnx_import::isValidShape(ArrayRef<int64_t> shape,
+                                            bool allowEmpty) {
   constexpr int64_t kMaxDim = int64_t(1) << 31;
   constexpr int64_t kMaxElements = int64_t(1) << 40;
   int64_t count = 1;
   for (int64_t dim : shape) {
-    if (dim < 1 || dim >= kMaxDim || count > kMaxElements / dim)
+    if (dim < (allowEmpty ? 0 : 1) || dim >= kMaxDim)
+      return false;
+    if (dim > 0 && count > kMaxElements / dim)
       return false;
     count *= dim;
   }

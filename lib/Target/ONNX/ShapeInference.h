@@ -52,10 +52,10 @@ std::optional<SmallVector<int64_t>> resolveReshape(ArrayRef<int64_t> inputShape,
                                                    bool allowZero,
                                                    std::string &error);
 
-/// Whether every dimension is in [1, 2^31) and there are at most 2^40
-/// elements: the tensors that the importer creates (empty tensors are not
-/// supported), and a bound that keeps the shape arithmetic from overflowing.
-bool isValidShape(ArrayRef<int64_t> shape);
+/// Whether every dimension is in [1, 2^31) (or [0, 2^31) with `allowEmpty`)
+/// and there are at most 2^40 elements: a bound that keeps the shape
+/// arithmetic from overflowing.
+bool isValidShape(ArrayRef<int64_t> shape, bool allowEmpty = false);
 
 /// The number of elements of a static shape.
 int64_t getNumElements(ArrayRef<int64_t> shape);

@@ -10,6 +10,7 @@
 #include "Importer.h"
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -34,19 +35,94 @@ static constexpr int64_t kMaxInlineElements = 16;
 // ConstantTensor
 //===----------------------------------------------------------------------===//
 
-/// The size in bytes of one element, or 0 for element types the importer
-/// does not read.
-static size_t getElementSize(int32_t elementType) {
+size_t mlir::graph::onnx_import::getElementSize(int32_t elementType) {
   switch (elementType) {
   case onnx::TensorProto::FLOAT:
   case onnx::TensorProto::INT32:
+  case onnx::TensorProto::UINT32:
     return 4;
+  case onnx::TensorProto::DOUBLE:
   case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT64:
     return 8;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+    return 2;
   case onnx::TensorProto::BOOL:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
     return 1;
   default:
     return 0;
+  }
+}
+
+Type mlir::graph::onnx_import::getMLIRElementType(MLIRContext *context,
+                                                  int32_t onnxType) {
+  Builder b(context);
+  auto unsignedType = [&](unsigned width) {
+    return IntegerType::get(context, width, IntegerType::Unsigned);
+  };
+  switch (onnxType) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::INT8:
+    return b.getI8Type();
+  case onnx::TensorProto::INT16:
+    return b.getI16Type();
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::UINT8:
+    return unsignedType(8);
+  case onnx::TensorProto::UINT16:
+    return unsignedType(16);
+  case onnx::TensorProto::UINT32:
+    return unsignedType(32);
+  case onnx::TensorProto::UINT64:
+    return unsignedType(64);
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return {};
+  }
+}
+
+int32_t mlir::graph::onnx_import::getONNXElementType(Type type) {
+  if (type.isF32())
+    return onnx::TensorProto::FLOAT;
+  if (type.isF64())
+    return onnx::TensorProto::DOUBLE;
+  if (type.isF16())
+    return onnx::TensorProto::FLOAT16;
+  if (type.isBF16())
+    return onnx::TensorProto::BFLOAT16;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return onnx::TensorProto::UNDEFINED;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1:
+    return onnx::TensorProto::BOOL;
+  case 8:
+    return isUnsigned ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8;
+  case 16:
+    return isUnsigned ? onnx::TensorProto::UINT16 : onnx::TensorProto::INT16;
+  case 32:
+    return isUnsigned ? onnx::TensorProto::UINT32 : onnx::TensorProto::INT32;
+  case 64:
+    return isUnsigned ? onnx::TensorProto::UINT64 : onnx::TensorProto::INT64;
+  default:
+    return onnx::TensorProto::UNDEFINED;
   }
 }
 
@@ -72,21 +148,64 @@ int64_t ConstantTensor::getNumElements() const {
   return count;
 }
 
+bool ConstantTensor::isInteger() const {
+  switch (elementType) {
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Element `i` of `bytes` read as T.
+template <typename T> static T readElement(ArrayRef<char> bytes, int64_t i) {
+  T value;
+  std::memcpy(&value, bytes.data() + sizeof(T) * i, sizeof(T));
+  return value;
+}
+
 SmallVector<int64_t> ConstantTensor::getInts() const {
   SmallVector<int64_t> result;
   int64_t count = getNumElements();
   result.reserve(count);
   for (int64_t i = 0; i < count; ++i) {
-    if (elementType == onnx::TensorProto::INT64) {
-      int64_t value;
-      std::memcpy(&value, bytes.data() + 8 * i, 8);
-      result.push_back(value);
-    } else if (elementType == onnx::TensorProto::INT32) {
-      int32_t value;
-      std::memcpy(&value, bytes.data() + 4 * i, 4);
-      result.push_back(value);
-    } else if (elementType == onnx::TensorProto::BOOL) {
+    switch (elementType) {
+    case onnx::TensorProto::INT64:
+      result.push_back(readElement<int64_t>(bytes, i));
+      break;
+    case onnx::TensorProto::UINT64:
+      result.push_back(int64_t(readElement<uint64_t>(bytes, i)));
+      break;
+    case onnx::TensorProto::INT32:
+      result.push_back(readElement<int32_t>(bytes, i));
+      break;
+    case onnx::TensorProto::UINT32:
+      result.push_back(readElement<uint32_t>(bytes, i));
+      break;
+    case onnx::TensorProto::INT16:
+      result.push_back(readElement<int16_t>(bytes, i));
+      break;
+    case onnx::TensorProto::UINT16:
+      result.push_back(readElement<uint16_t>(bytes, i));
+      break;
+    case onnx::TensorProto::INT8:
+      result.push_back(readElement<int8_t>(bytes, i));
+      break;
+    case onnx::TensorProto::UINT8:
+      result.push_back(readElement<uint8_t>(bytes, i));
+      break;
+    case onnx::TensorProto::BOOL:
       result.push_back(bytes[i] != 0);
+      break;
+    default:
+      break;
     }
   }
   return result;
@@ -96,6 +215,31 @@ SmallVector<float> ConstantTensor::getFloats() const {
   SmallVector<float> result(getNumElements());
   if (!result.empty())
     std::memcpy(result.data(), bytes.data(), result.size() * sizeof(float));
+  return result;
+}
+
+SmallVector<double> ConstantTensor::getDoubles() const {
+  int64_t count = getNumElements();
+  SmallVector<double> result;
+  result.reserve(count);
+  if (elementType == onnx::TensorProto::FLOAT) {
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(readElement<float>(bytes, i));
+  } else if (elementType == onnx::TensorProto::DOUBLE) {
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(readElement<double>(bytes, i));
+  } else if (elementType == onnx::TensorProto::FLOAT16) {
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(toFloat(Half{readElement<uint16_t>(bytes, i)}));
+  } else if (elementType == onnx::TensorProto::BFLOAT16) {
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(toFloat(BFloat16{readElement<uint16_t>(bytes, i)}));
+  } else {
+    for (int64_t v : getInts())
+      result.push_back(elementType == onnx::TensorProto::UINT64
+                           ? double(uint64_t(v))
+                           : double(v));
+  }
   return result;
 }
 
@@ -109,29 +253,32 @@ static std::string getResourceKey(StringRef name) {
 
 Value Importer::materialize(Entry &entry) {
   const ConstantTensor &tensor = *entry.constant;
-  RankedTensorType type = getTensorType(tensor.shape);
+  Type elementType = getMLIRElementType(context, tensor.elementType);
+  RankedTensorType type = getTensorType(tensor.shape, elementType);
   int64_t count = tensor.getNumElements();
+  size_t width = getElementSize(tensor.elementType);
   ArrayRef<char> bytes = tensor.bytes;
 
   ElementsAttr attr;
   bool splat = count > 1;
   for (int64_t i = 1; splat && i < count; ++i)
-    splat = std::memcmp(bytes.data(), bytes.data() + 4 * i, 4) == 0;
-  if (splat) {
-    float value;
-    std::memcpy(&value, bytes.data(), 4);
-    attr = DenseElementsAttr::get(type, value);
-  } else if (count <= kMaxInlineElements) {
-    attr = DenseElementsAttr::get(type, ArrayRef(tensor.getFloats()));
+    splat = std::memcmp(bytes.data(), bytes.data() + width * i, width) == 0;
+  if (count <= kMaxInlineElements || splat ||
+      tensor.elementType == onnx::TensorProto::BOOL) {
+    // Dense; a splat when every element has the same bits.
+    TypedTensor value(type, *getElementKind(elementType), /*splat=*/false,
+                      std::vector<char>(bytes.begin(), bytes.end()));
+    attr = value.toAttr();
   } else {
     attr = DenseResourceElementsAttr::get(
         type, getResourceKey(tensor.name),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(float)));
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, width));
   }
   Location loc = NameLoc::get(builder.getStringAttr(tensor.name), fileLoc);
   entry.value = ConstantOp::create(builder, loc, type, attr);
   return entry.value;
 }
+
 //===----------------------------------------------------------------------===//
 // Importer: tensors
 //===----------------------------------------------------------------------===//
@@ -142,6 +289,23 @@ const ConstantTensor *Importer::addConstant(ConstantTensor tensor,
   tensor.bytes = ownedStorage.back();
   constants.push_back(std::move(tensor));
   return &constants.back();
+}
+
+const ConstantTensor *Importer::addConstant(StringRef name, Attribute attr) {
+  std::optional<TypedTensor> value = readTypedTensor(attr);
+  if (!value)
+    return nullptr;
+  int32_t onnxType = getONNXElementType(value->getType().getElementType());
+  if (onnxType == onnx::TensorProto::UNDEFINED)
+    return nullptr;
+  ConstantTensor tensor;
+  tensor.name = name.str();
+  tensor.elementType = onnxType;
+  tensor.shape.assign(value->getShape().begin(), value->getShape().end());
+  TypedTensor expanded = value->expanded();
+  std::vector<char> storage(expanded.getBytes().begin(),
+                            expanded.getBytes().end());
+  return addConstant(std::move(tensor), std::move(storage));
 }
 
 FailureOr<ArrayRef<char>>
@@ -279,22 +443,39 @@ Importer::readTensor(const onnx::TensorProto &proto, Location loc,
       return sizeMismatch(proto.float_data_size(), "values");
     tensor.bytes = ArrayRef<char>(
         reinterpret_cast<const char *>(proto.float_data().data()), numBytes);
+  } else if (tensor.elementType == onnx::TensorProto::DOUBLE) {
+    if (size_t(proto.double_data_size()) != size_t(count))
+      return sizeMismatch(proto.double_data_size(), "values");
+    tensor.bytes = ArrayRef<char>(
+        reinterpret_cast<const char *>(proto.double_data().data()), numBytes);
   } else if (tensor.elementType == onnx::TensorProto::INT64) {
     if (size_t(proto.int64_data_size()) != size_t(count))
       return sizeMismatch(proto.int64_data_size(), "values");
     tensor.bytes = ArrayRef<char>(
         reinterpret_cast<const char *>(proto.int64_data().data()), numBytes);
+  } else if (tensor.elementType == onnx::TensorProto::UINT32 ||
+             tensor.elementType == onnx::TensorProto::UINT64) {
+    // Both live in uint64_data.
+    if (size_t(proto.uint64_data_size()) != size_t(count))
+      return sizeMismatch(proto.uint64_data_size(), "values");
+    std::vector<char> storage(numBytes);
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t value = proto.uint64_data(i);
+      std::memcpy(storage.data() + elementSize * i, &value, elementSize);
+    }
+    return addConstant(std::move(tensor), std::move(storage));
   } else {
-    // INT32 and BOOL both live in int32_data.
+    // INT32, and the types of 1 and 2 bytes (BOOL, INT8, UINT8, INT16,
+    // UINT16, and the bits of FLOAT16 and BFLOAT16) live in int32_data.
     if (size_t(proto.int32_data_size()) != size_t(count))
       return sizeMismatch(proto.int32_data_size(), "values");
     std::vector<char> storage(numBytes);
     for (int64_t i = 0; i < count; ++i) {
       int32_t value = proto.int32_data(i);
-      if (elementSize == 1)
-        storage[i] = value != 0;
-      else
-        std::memcpy(storage.data() + 4 * i, &value, 4);
+      if (tensor.elementType == onnx::TensorProto::BOOL)
+        value = value != 0;
+      // Little-endian: the low bytes.
+      std::memcpy(storage.data() + elementSize * i, &value, elementSize);
     }
     return addConstant(std::move(tensor), std::move(storage));
   }

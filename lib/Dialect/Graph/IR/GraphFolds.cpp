@@ -12,9 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TypedFolds.h"
+
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
 
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -79,7 +82,7 @@ static OpFoldResult foldBinary(ref::BinaryKind kind, Attribute lhsAttr,
                                Attribute rhsAttr, Type resultType) {
   RankedTensorType type = getFoldableType(resultType);
   if (!type)
-    return {};
+    return foldTypedArithmetic(kind, lhsAttr, rhsAttr, resultType);
   std::optional<ConstantTensor> lhs = readConstantTensor(lhsAttr);
   if (!lhs)
     return {};
@@ -115,8 +118,9 @@ static float sumOfEqualProducts(float a, float b, int64_t count) {
 /// constant is reshaped (a splat stays a splat), a dense_resource keeps its
 /// blob.
 static OpFoldResult foldReshapeLike(Attribute operand, Type resultType) {
-  RankedTensorType type = getFoldableType(resultType);
-  if (!type || !readConstantTensor(operand))
+  // Any element type: the elements are only relabelled.
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (!type || !type.hasStaticShape() || !readTypedTensor(operand))
     return {};
   auto source = cast<ShapedType>(cast<TypedAttr>(operand).getType());
   if (source.getNumElements() != type.getNumElements())
@@ -483,6 +487,8 @@ OpFoldResult FlattenOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = getFoldableType(getType());
+  if (!type)
+    return foldTypedTranspose(adaptor.getX(), getPerm(), getType());
   std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
   if (!type || !x)
     return {};
@@ -508,7 +514,16 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = getFoldableType(getType());
-  if (!type || adaptor.getInputs().empty())
+  if (!type) {
+    auto tensor = dyn_cast<RankedTensorType>(getType());
+    std::optional<int64_t> axis =
+        tensor
+            ? normalizeAxis(static_cast<int64_t>(getAxis()), tensor.getRank())
+            : std::nullopt;
+    return axis ? foldTypedConcat(adaptor.getInputs(), *axis, getType())
+                : OpFoldResult();
+  }
+  if (adaptor.getInputs().empty())
     return {};
   SmallVector<ConstantTensor> inputs;
   for (Attribute attr : adaptor.getInputs()) {

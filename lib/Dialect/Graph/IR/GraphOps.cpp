@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VerifyUtils.h"
+
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
@@ -272,7 +274,8 @@ LogicalResult TanhOp::verify() { return checkComputeTypes(*this, {"x"}); }
 /// Verifies an elementwise binary op: NumPy broadcasting of lhs and rhs, and
 /// a result of the broadcast shape.
 static LogicalResult verifyBroadcastOp(Operation *op) {
-  if (failed(checkComputeTypes(op, {"lhs", "rhs"})))
+  // Widened beyond f32: every numeric type (integers wrap).
+  if (failed(checkOperandsOf(op, {"lhs", "rhs"}, TypeClass::Numeric)))
     return failure();
   ArrayRef<int64_t> lhs = shapeOf(op->getOperand(0));
   ArrayRef<int64_t> rhs = shapeOf(op->getOperand(1));
@@ -384,7 +387,8 @@ LogicalResult GlobalAvgPoolOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReshapeOp::verify() {
-  if (failed(checkComputeTypes(*this, {"x"})))
+  // Widened beyond f32: data movement takes any element type.
+  if (failed(checkOperandsOf(*this, {"x"}, TypeClass::Any)))
     return failure();
   ArrayRef<int64_t> shape = getShape();
   for (auto [i, dim] : llvm::enumerate(shape))
@@ -401,7 +405,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 LogicalResult FlattenOp::verify() {
-  if (failed(checkComputeTypes(*this, {"x"})))
+  // Widened beyond f32: data movement takes any element type.
+  if (failed(checkOperandsOf(*this, {"x"}, TypeClass::Any)))
     return failure();
   ArrayRef<int64_t> x = shapeOf(getX());
   FailureOr<int64_t> axis = checkAxis(*this, getAxis(), x.size(), 1);
@@ -415,7 +420,8 @@ LogicalResult FlattenOp::verify() {
 }
 
 LogicalResult TransposeOp::verify() {
-  if (failed(checkComputeTypes(*this, {"x"})))
+  // Widened beyond f32: data movement takes any element type.
+  if (failed(checkOperandsOf(*this, {"x"}, TypeClass::Any)))
     return failure();
   ArrayRef<int64_t> x = shapeOf(getX()), perm = getPerm();
   if (perm.size() != x.size())
@@ -438,10 +444,17 @@ LogicalResult ConcatOp::verify() {
   OperandRange inputs = getInputs();
   if (inputs.empty())
     return emitOpError() << "operand 'inputs' must hold at least one tensor";
+  // Widened beyond f32: any element type, one for all inputs and the result.
   for (auto [i, input] : llvm::enumerate(inputs))
-    if (failed(checkStaticF32(*this, input, "operand 'inputs' #" + Twine(i))))
+    if (failed(checkTensorOf(*this, input, "operand 'inputs' #" + Twine(i),
+                             TypeClass::Any)) ||
+        failed(checkSameElementType(*this, inputs[0], "operand 'inputs' #0",
+                                    input, "operand 'inputs' #" + Twine(i))))
       return failure();
-  if (failed(checkStaticF32(*this, getOutput(), "result 'output'")))
+  if (failed(checkTensorOf(*this, getOutput(), "result 'output'",
+                           TypeClass::Any)) ||
+      failed(checkSameElementType(*this, inputs[0], "operand 'inputs' #0",
+                                  getOutput(), "result 'output'")))
     return failure();
   SmallVector<int64_t> shape(shapeOf(inputs[0]));
   FailureOr<int64_t> axis = checkAxis(*this, getAxis(), shape.size());

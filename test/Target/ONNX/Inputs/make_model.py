@@ -174,9 +174,9 @@ def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("LeakyRelu", ["a"], ["b"], name="leaky"),
+        helper.make_node("NonZero", ["a"], ["b"], name="nonzero"),
         helper.make_node("Relu", ["b"], ["c"], name="after"),
-        helper.make_node("Erf", ["c"], ["y"], name="erf"),
+        helper.make_node("Det", ["c"], ["y"], name="det"),
     ]
     return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])])
 

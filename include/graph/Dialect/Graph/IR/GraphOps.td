@@ -367,4 +367,13 @@ def Graph_YieldOp : Graph_Op<"yield", [
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
 }
 
+//===----------------------------------------------------------------------===//
+// Beyond the f32 core: more element types and operators, one file per family
+//===----------------------------------------------------------------------===//
+
+include "graph/Dialect/Graph/IR/GraphElementwiseOps.td"
+include "graph/Dialect/Graph/IR/GraphShapeOps.td"
+include "graph/Dialect/Graph/IR/GraphReductionOps.td"
+include "graph/Dialect/Graph/IR/GraphNNOps.td"
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD

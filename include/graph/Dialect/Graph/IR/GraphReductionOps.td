@@ -1,0 +1,74 @@
+//===- GraphReductionOps.td - Reductions and scans ---------*- tablegen -*-===//
+//
+// Reductions over a set of axes, arg-reductions, the cumulative sum and
+// log-softmax. Included from GraphOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHREDUCTIONOPS_TD
+#define GRAPH_DIALECT_GRAPH_IR_GRAPHREDUCTIONOPS_TD
+
+class Graph_ReduceOp<string mnemonic, string text>
+    : Graph_ComputeOp<mnemonic> {
+  let summary = text # " over `axes`";
+  let description = [{
+    Reduces `x` over `axes` (distinct, each in [-rank, rank)); the reduced
+    dimensions are dropped, or kept with size 1 with `keepdims`. Numeric
+    element types; the elements are combined in row-major order.
+  }];
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keepdims);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "sum">;
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "mean (floats)">;
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max",
+                                       "maximum (NaN propagates)">;
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min",
+                                       "minimum (NaN propagates)">;
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "product">;
+
+class Graph_ArgReduceOp<string mnemonic, string text>
+    : Graph_ComputeOp<mnemonic> {
+  let summary = "index of the " # text # " along `axis`, as i64";
+  let description = [{
+    The first index holding the extreme value, or the last with
+    `select_last_index`; the axis is dropped, or kept with size 1 with
+    `keepdims`. Numeric element types; a NaN counts as the extreme (as in
+    NumPy and ONNX's reference).
+  }];
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "0">:$axis,
+                   UnitAttr:$keepdims, UnitAttr:$select_last_index);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ArgMaxOp : Graph_ArgReduceOp<"argmax", "maximum">;
+def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum">;
+
+def Graph_CumSumOp : Graph_ComputeOp<"cumsum",
+                                     [AllTypesMatch<["x", "output"]>]> {
+  let summary = "cumulative sum along `axis`";
+  let description = [{
+    `output[..., i, ...]` is the sum of `x[..., j, ...]` for j <= i (j < i
+    with `exclusive`; j >= i, or j > i, with `reverse`), accumulated in that
+    order. Numeric element types.
+  }];
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "0">:$axis,
+                   UnitAttr:$exclusive, UnitAttr:$reverse);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Graph_LogSoftmaxOp : Graph_ComputeOp<"log_softmax",
+                                         [AllTypesMatch<["x", "output"]>]> {
+  let summary = "log of softmax along `axis`: (x - max) - log(sum(exp(x - max)))";
+  let description = "Float element types.";
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+#endif // GRAPH_DIALECT_GRAPH_IR_GRAPHREDUCTIONOPS_TD

@@ -1,0 +1,126 @@
+//===- GraphShapeOps.td - Data movement ops of any type ----*- tablegen -*-===//
+//
+// Ops that move elements without computing on them: slicing, gathering,
+// broadcasting, padding and resizing. They take any element type (bool,
+// integers, floats); resize computes, on floats only. Indices read from
+// tensors are clamped into range, so that a bad index reads a valid element
+// rather than memory outside the tensor. Included from GraphOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
+#define GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
+
+def Graph_SliceOp : Graph_ComputeOp<"slice"> {
+  let summary = "strided slice: output[i] = x[starts + i * steps]";
+  let description = [{
+    One start and one non-zero step per dimension; a negative step walks
+    backwards. The result's shape gives the number of elements taken along
+    each dimension, and every index read lies inside `x`.
+  }];
+  let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$starts,
+                   DenseI64ArrayAttr:$steps);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherOp : Graph_ComputeOp<"gather"> {
+  let summary = "takes slices of `data` along `axis` at `indices`";
+  let description = [{
+    `output[a..., i..., b...] = data[a..., indices[i...], b...]`, where `a`
+    spans the dimensions before `axis` and `b` those after: the result has
+    shape `data[:axis] + indices + data[axis+1:]`. `indices` is i32 or i64; a
+    negative index counts from the end; one outside [-D, D) is clamped.
+  }];
+  let arguments = (ins AnyTensor:$data, AnyTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherElementsOp : Graph_ComputeOp<"gather_elements"> {
+  let summary = "output[i] = data[i with the axis index replaced by indices[i]]";
+  let description = [{
+    `indices` (i32 or i64) has the rank of `data` and the result's shape; on
+    every dimension but `axis` it is no larger than `data`. Negative indices
+    count from the end; out-of-range ones are clamped.
+  }];
+  let arguments = (ins AnyTensor:$data, AnyTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScatterElementsOp : Graph_ComputeOp<"scatter_elements"> {
+  let summary = "data with updates written at indices along axis";
+  let description = [{
+    The result is `data`, then for each element `i` of `updates` (in row-major
+    order) `output[i with the axis index replaced by indices[i]]` becomes
+    `updates[i]` (`reduction` "none"), or is combined with it ("add", "mul",
+    "max", "min"). Negative indices count from the end; out-of-range ones are
+    clamped.
+  }];
+  let arguments = (ins AnyTensor:$data, AnyTensor:$indices, AnyTensor:$updates,
+                   DefaultValuedAttr<I64Attr, "0">:$axis,
+                   DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Graph_BroadcastOp : Graph_ComputeOp<"broadcast"> {
+  let summary = "x broadcast (NumPy rules) to the result's shape";
+  let arguments = (ins AnyTensor:$x);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_PadOp : Graph_ComputeOp<"pad"> {
+  let summary = "pads (or, with negative pads, crops) every dimension";
+  let description = [{
+    `pads` is [begin_0, ..., begin_n-1, end_0, ..., end_n-1]; a negative pad
+    removes elements. `mode` "constant" fills with `value` (a rank-0 tensor of
+    the element type; zero when absent), "edge" repeats the border element,
+    "reflect" mirrors without repeating it.
+  }];
+  let arguments = (ins AnyTensor:$x, Optional<AnyTensor>:$value,
+                   DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<StrAttr, "\"constant\"">:$mode);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $x (`,` $value^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_ResizeOp : Graph_ComputeOp<"resize"> {
+  let summary = "resizes the dimensions by interpolation, as ONNX Resize";
+  let description = [{
+    Each dimension whose size changes (or whose scale is not 1) is
+    interpolated independently. For output index `o` of a dimension with
+    input size `I`, output size `O` and scale `s`, the source coordinate is
+    given by `coordinate_transformation_mode` (half_pixel,
+    pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric).
+    `mode` "nearest" takes the input element at that coordinate rounded by
+    `nearest_mode` (round_prefer_floor, round_prefer_ceil, floor, ceil) and
+    clamped; "linear" interpolates between the two neighbours, "cubic"
+    between four with coefficient `cubic_coeff_a` (`exclude_outside` drops
+    and renormalizes the taps outside the input). Taps outside the input
+    are clamped to its border. Float element types.
+  }];
+  let arguments = (ins AnyTensor:$x, DenseF64ArrayAttr:$scales,
+                   DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+                   DefaultValuedAttr<StrAttr, "\"half_pixel\"">:
+                       $coordinate_transformation_mode,
+                   DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:
+                       $nearest_mode,
+                   DefaultValuedAttr<F32Attr, "-0.75f">:$cubic_coeff_a,
+                   UnitAttr:$exclude_outside);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD

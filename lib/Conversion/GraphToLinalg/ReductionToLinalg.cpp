@@ -1,0 +1,450 @@
+//===- ReductionToLinalg.cpp - Reductions and scans -------------*- C++ -*-===//
+//
+// reduce_* become a linalg.generic with reduction iterators into a filled
+// accumulator (reduce_mean divides after); argmax/argmin carry the value and
+// the index as two accumulators; cumsum is an scf.for along the axis
+// carrying the running sum; log_softmax is softmax's max, exp and sum
+// reductions followed by the logarithm. The elements combine in row-major
+// order, as in the fold hooks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphToLinalgPatterns.h"
+
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::graph;
+
+namespace {
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+} // namespace
+
+/// The initial accumulator, a compute-type constant.
+static Value reduceInit(OpBuilder &b, Location loc, ReduceKind kind,
+                        Type computeType, bool isUnsigned) {
+  if (kind == ReduceKind::Sum || kind == ReduceKind::Mean)
+    return createScalarConstant(b, loc, computeType, 0);
+  if (kind == ReduceKind::Prod)
+    return createScalarConstant(b, loc, computeType, 1);
+  bool isMax = kind == ReduceKind::Max;
+  if (auto floatType = dyn_cast<FloatType>(computeType))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType,
+                       isMax ? -std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::infinity()));
+  unsigned width = computeType.getIntOrFloatBitWidth();
+  APInt value = isMax ? (isUnsigned ? APInt::getMinValue(width)
+                                    : APInt::getSignedMinValue(width))
+                      : (isUnsigned ? APInt::getMaxValue(width)
+                                    : APInt::getSignedMaxValue(width));
+  return arith::ConstantOp::create(b, loc,
+                                   b.getIntegerAttr(computeType, value));
+}
+
+static Value reduceCombine(OpBuilder &b, Location loc, ReduceKind kind,
+                           Value acc, Value v, bool isUnsigned) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, v))
+                   : Value(arith::AddIOp::create(b, loc, acc, v));
+  case ReduceKind::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v))
+                   : Value(arith::MulIOp::create(b, loc, acc, v));
+  case ReduceKind::Max:
+    return isFloat      ? Value(arith::MaximumFOp::create(b, loc, acc, v))
+           : isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, v))
+                        : Value(arith::MaxSIOp::create(b, loc, acc, v));
+  case ReduceKind::Min:
+    return isFloat      ? Value(arith::MinimumFOp::create(b, loc, acc, v))
+           : isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, v))
+                        : Value(arith::MinSIOp::create(b, loc, acc, v));
+  }
+  return acc;
+}
+
+/// The maps and iterators of a reduction of a rank-`rank` tensor over
+/// `reduced` dimensions into a tensor that keeps the others.
+static void reductionMaps(MLIRContext *context, ArrayRef<bool> reduced,
+                          AffineMap &inMap, AffineMap &outMap,
+                          SmallVectorImpl<utils::IteratorType> &iterators) {
+  int64_t rank = reduced.size();
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d])
+      outExprs.push_back(getAffineDimExpr(d, context));
+    iterators.push_back(reduced[d] ? utils::IteratorType::reduction
+                                   : utils::IteratorType::parallel);
+  }
+  inMap = AffineMap::getMultiDimIdentityMap(rank, context);
+  outMap = AffineMap::get(rank, 0, outExprs, context);
+}
+
+namespace {
+
+template <typename OpTy> struct ReduceToLinalg : OpConversionPattern<OpTy> {
+  ReduceToLinalg(const TypeConverter &converter, MLIRContext *context,
+                 ReduceKind kind)
+      : OpConversionPattern<OpTy>(converter, context), kind(kind) {}
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type graphType = inType.getElementType();
+    Type computeType = getComputeElementType(graphType);
+    bool isUnsigned = isUnsignedGraphType(graphType);
+    int64_t rank = inType.getRank();
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t axis : op.getAxes())
+      reduced[axis < 0 ? axis + rank : axis] = true;
+    SmallVector<int64_t> keptShape;
+    int64_t count = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!reduced[d])
+        keptShape.push_back(inType.getDimSize(d));
+      else
+        count *= inType.getDimSize(d);
+    }
+    auto accType =
+        getStorageTensorType(RankedTensorType::get(keptShape, graphType));
+    Value init = createFilledTensorWith(
+        rewriter, loc, accType,
+        storeScalar(rewriter, loc,
+                    reduceInit(rewriter, loc, kind, computeType, isUnsigned),
+                    graphType));
+    AffineMap inMap, outMap;
+    SmallVector<utils::IteratorType> iterators;
+    reductionMaps(context, reduced, inMap, outMap, iterators);
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accType}, ValueRange{adaptor.getX()},
+            ValueRange{init}, {inMap, outMap}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = loadScalar(b, l, args[0], graphType);
+              Value a = loadScalar(b, l, args[1], graphType);
+              Value next = reduceCombine(b, l, kind, a, v, isUnsigned);
+              linalg::YieldOp::create(b, l, storeScalar(b, l, next, graphType));
+            })
+            .getResult(0);
+    if (kind == ReduceKind::Mean) {
+      double divisor = double(count);
+      acc = createTypedElementwise(
+          rewriter, loc, RankedTensorType::get(keptShape, graphType),
+          ValueRange{acc}, {graphType}, {},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value d = createScalarConstant(b, l, computeType, divisor);
+            return arith::DivFOp::create(b, l, args[0], d).getResult();
+          });
+    }
+    rewriter.replaceOp(op, createReshape(rewriter, loc, acc,
+                                         getStorageTensorType(resultType)));
+    return success();
+  }
+
+  ReduceKind kind;
+};
+
+//===----------------------------------------------------------------------===//
+// graph.argmax, graph.argmin
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
+  ArgReduceToLinalg(const TypeConverter &converter, MLIRContext *context,
+                    bool isMax)
+      : OpConversionPattern<OpTy>(converter, context), isMax(isMax) {}
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    Type graphType = inType.getElementType();
+    Type computeType = getComputeElementType(graphType);
+    bool isUnsigned = isUnsignedGraphType(graphType);
+    int64_t rank = inType.getRank();
+    int64_t axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    SmallVector<int64_t> keptShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        keptShape.push_back(inType.getDimSize(d));
+    auto valueType = RankedTensorType::get(keptShape, computeType);
+    auto indexType = RankedTensorType::get(keptShape, rewriter.getI64Type());
+    Value valueInit = createFilledTensorWith(
+        rewriter, loc, valueType,
+        reduceInit(rewriter, loc, isMax ? ReduceKind::Max : ReduceKind::Min,
+                   computeType, isUnsigned));
+    Value indexInit = createFilledTensorWith(
+        rewriter, loc, indexType,
+        createIntConstant(rewriter, loc, rewriter.getI64Type(), 0));
+    AffineMap inMap, outMap;
+    SmallVector<utils::IteratorType> iterators;
+    reductionMaps(context, reduced, inMap, outMap, iterators);
+    bool last = op.getSelectLastIndex();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, indexType},
+        ValueRange{adaptor.getX()}, ValueRange{valueInit, indexInit},
+        {inMap, outMap, outMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = loadScalar(b, l, args[0], graphType);
+          Value best = args[1];
+          Value better;
+          if (isa<FloatType>(v.getType())) {
+            arith::CmpFPredicate predicate =
+                isMax ? (last ? arith::CmpFPredicate::OGE
+                              : arith::CmpFPredicate::OGT)
+                      : (last ? arith::CmpFPredicate::OLE
+                              : arith::CmpFPredicate::OLT);
+            better = arith::CmpFOp::create(b, l, predicate, v, best);
+            // A NaN is the extreme: the first one, or with select_last_index
+            // the last one.
+            Value vIsNan =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
+            Value takes = vIsNan;
+            if (!last) {
+              Value bestIsNumber = arith::CmpFOp::create(
+                  b, l, arith::CmpFPredicate::ORD, best, best);
+              takes = arith::AndIOp::create(b, l, vIsNan, bestIsNumber);
+            }
+            better = arith::OrIOp::create(b, l, better, takes);
+          } else {
+            arith::CmpIPredicate predicate =
+                isMax ? (last ? (isUnsigned ? arith::CmpIPredicate::uge
+                                            : arith::CmpIPredicate::sge)
+                              : (isUnsigned ? arith::CmpIPredicate::ugt
+                                            : arith::CmpIPredicate::sgt))
+                      : (last ? (isUnsigned ? arith::CmpIPredicate::ule
+                                            : arith::CmpIPredicate::sle)
+                              : (isUnsigned ? arith::CmpIPredicate::ult
+                                            : arith::CmpIPredicate::slt));
+            better = arith::CmpIOp::create(b, l, predicate, v, best);
+          }
+          Value index = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value nextValue = arith::SelectOp::create(b, l, better, v, best);
+          Value nextIndex =
+              arith::SelectOp::create(b, l, better, index, args[2]);
+          linalg::YieldOp::create(b, l, ValueRange{nextValue, nextIndex});
+        });
+    auto resultType = cast<RankedTensorType>(op.getType());
+    rewriter.replaceOp(
+        op, createReshape(rewriter, loc, generic.getResult(1), resultType));
+    return success();
+  }
+
+  bool isMax;
+};
+
+//===----------------------------------------------------------------------===//
+// graph.cumsum
+//===----------------------------------------------------------------------===//
+
+struct CumSumToLoops : OpConversionPattern<CumSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type graphType = type.getElementType();
+    auto storageType = getStorageTensorType(type);
+    int64_t rank = type.getRank();
+    int64_t axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    int64_t size = type.getDimSize(axis);
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+
+    // One slice along the axis: its shape with the axis kept as 1.
+    SmallVector<int64_t> sliceShape(type.getShape());
+    sliceShape[axis] = 1;
+    auto sliceType =
+        RankedTensorType::get(sliceShape, storageType.getElementType());
+    Value zero =
+        createScalarConstant(rewriter, loc, storageType.getElementType(), 0);
+    Value sum = createFilledTensorWith(rewriter, loc, sliceType, zero);
+    Value result = createEmptyTensor(rewriter, loc, storageType);
+    Value x = adaptor.getX();
+    auto sliceAt = [&](OpBuilder &b, Location l, Value position) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[axis] = position;
+      SmallVector<OpFoldResult> sizes =
+          getAsIndexOpFoldResult(context, sliceShape);
+      SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(rewriter, loc, size);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower, upper, step, ValueRange{result, sum},
+        [&](OpBuilder &b, Location l, Value iv, ValueRange args) {
+          Value position = iv;
+          if (reverse)
+            position = arith::SubIOp::create(
+                b, l, arith::ConstantIndexOp::create(b, l, size - 1), iv);
+          auto [offsets, sizes, strides] = sliceAt(b, l, position);
+          Value slice = tensor::ExtractSliceOp::create(b, l, sliceType, x,
+                                                       offsets, sizes, strides);
+          // The running sum is updated in place (its own buffer, as
+          // bufferization wants of a loop-carried value); the exclusive form
+          // writes it out before adding.
+          Value written = args[0];
+          if (exclusive)
+            written = tensor::InsertSliceOp::create(b, l, args[1], written,
+                                                    offsets, sizes, strides);
+          int64_t sliceRank = sliceShape.size();
+          AffineMap identity =
+              AffineMap::getMultiDimIdentityMap(sliceRank, context);
+          SmallVector<utils::IteratorType> parallel(
+              sliceRank, utils::IteratorType::parallel);
+          Value next =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{sliceType}, ValueRange{slice},
+                  ValueRange{args[1]}, {identity, identity}, parallel,
+                  [&](OpBuilder &nb, Location nl, ValueRange values) {
+                    Value v = loadScalar(nb, nl, values[0], graphType);
+                    Value acc = loadScalar(nb, nl, values[1], graphType);
+                    Value sum =
+                        isa<FloatType>(v.getType())
+                            ? Value(arith::AddFOp::create(nb, nl, acc, v))
+                            : Value(arith::AddIOp::create(nb, nl, acc, v));
+                    linalg::YieldOp::create(
+                        nb, nl, storeScalar(nb, nl, sum, graphType));
+                  })
+                  .getResult(0);
+          if (!exclusive)
+            written = tensor::InsertSliceOp::create(b, l, next, written,
+                                                    offsets, sizes, strides);
+          scf::YieldOp::create(b, l, ValueRange{written, next});
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// graph.log_softmax
+//===----------------------------------------------------------------------===//
+
+struct LogSoftmaxToLinalg : OpConversionPattern<LogSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LogSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type graphType = type.getElementType();
+    Type computeType = getComputeElementType(graphType);
+    int64_t rank = type.getRank();
+    int64_t axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    SmallVector<int64_t> keptShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        keptShape.push_back(type.getDimSize(d));
+    auto keptGraphType = RankedTensorType::get(keptShape, graphType);
+    auto keptType = getStorageTensorType(keptGraphType);
+    AffineMap inMap, outMap;
+    SmallVector<utils::IteratorType> iterators;
+    reductionMaps(context, reduced, inMap, outMap, iterators);
+
+    auto reduce = [&](Value input, Value initValue, bool isMax) {
+      Value init = createFilledTensorWith(
+          rewriter, loc, keptType,
+          storeScalar(rewriter, loc, initValue, graphType));
+      return linalg::GenericOp::create(
+                 rewriter, loc, TypeRange{keptType}, ValueRange{input},
+                 ValueRange{init}, {inMap, outMap}, iterators,
+                 [&](OpBuilder &b, Location l, ValueRange args) {
+                   Value v = loadScalar(b, l, args[0], graphType);
+                   Value a = loadScalar(b, l, args[1], graphType);
+                   Value next =
+                       isMax ? Value(arith::MaximumFOp::create(b, l, a, v))
+                             : Value(arith::AddFOp::create(b, l, a, v));
+                   linalg::YieldOp::create(b, l,
+                                           storeScalar(b, l, next, graphType));
+                 })
+          .getResult(0);
+    };
+
+    Value x = adaptor.getX();
+    Value max = reduce(
+        x, reduceInit(rewriter, loc, ReduceKind::Max, computeType, false),
+        /*isMax=*/true);
+    Value shifted = createTypedElementwise(
+        rewriter, loc, type, ValueRange{x, max}, {graphType, graphType},
+        {inMap, outMap}, [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::SubFOp::create(b, l, args[0], args[1]).getResult();
+        });
+    Value exp = createTypedElementwise(
+        rewriter, loc, type, ValueRange{shifted}, {graphType}, {},
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return math::ExpOp::create(b, l, args[0]).getResult();
+        });
+    Value sum =
+        reduce(exp, createScalarConstant(rewriter, loc, computeType, 0), false);
+    Value logSum = createTypedElementwise(
+        rewriter, loc, keptGraphType, ValueRange{sum}, {graphType}, {},
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return math::LogOp::create(b, l, args[0]).getResult();
+        });
+    Value result = createTypedElementwise(
+        rewriter, loc, type, ValueRange{shifted, logSum},
+        {graphType, graphType}, {inMap, outMap},
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::SubFOp::create(b, l, args[0], args[1]).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::graph::populateReductionToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ReduceToLinalg<ReduceSumOp>>(converter, context,
+                                            ReduceKind::Sum);
+  patterns.add<ReduceToLinalg<ReduceMeanOp>>(converter, context,
+                                             ReduceKind::Mean);
+  patterns.add<ReduceToLinalg<ReduceMaxOp>>(converter, context,
+                                            ReduceKind::Max);
+  patterns.add<ReduceToLinalg<ReduceMinOp>>(converter, context,
+                                            ReduceKind::Min);
+  patterns.add<ReduceToLinalg<ReduceProdOp>>(converter, context,
+                                             ReduceKind::Prod);
+  patterns.add<ArgReduceToLinalg<ArgMaxOp>>(converter, context, true);
+  patterns.add<ArgReduceToLinalg<ArgMinOp>>(converter, context, false);
+  patterns.add<CumSumToLoops, LogSoftmaxToLinalg>(converter, context);
+}

@@ -1,0 +1,638 @@
+//===- NNOps.cpp - N-d convolution, pooling, contractions -------*- C++ -*-===//
+//
+// Verifiers and fold hooks of GraphNNOps.td. The folds sum in the order of
+// the lowering's loops: a convolution starts from its bias and adds the
+// products over input channels, then the kernel dimensions; a contraction
+// adds its products in row-major order of the summed dimensions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarKernels.h"
+#include "VerifyUtils.h"
+
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/TypedKernels.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::scalar;
+namespace ref = mlir::graph::reference;
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/// Folds of the summing ops are skipped above this many multiply-adds, to
+/// keep compilation fast.
+static constexpr int64_t kMaxFoldWork = int64_t(1) << 26;
+
+//===----------------------------------------------------------------------===//
+// graph.batch_matmul
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchMatMulOp::verify() {
+  if (failed(checkTensorOf(*this, getA(), "operand 'a'", TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getB(), "operand 'b'", TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getOutput(), "result 'output'",
+                           TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getA(), "operand 'a'", getB(),
+                                  "operand 'b'")) ||
+      failed(checkSameElementType(*this, getA(), "operand 'a'", getOutput(),
+                                  "result 'output'")))
+    return failure();
+  ArrayRef<int64_t> a = getDims(getA()), b = getDims(getB());
+  if (a.size() < 2 || b.size() < 2)
+    return emitOpError() << "operands 'a' and 'b' must have rank >= 2, but "
+                            "got ranks "
+                         << a.size() << " and " << b.size();
+  if (a.back() != b[b.size() - 2])
+    return emitOpError() << "operand 'a' has K = " << a.back()
+                         << ", but operand 'b' has K = " << b[b.size() - 2];
+  std::optional<SmallVector<int64_t>> batch =
+      reference::broadcastShapes(a.drop_back(2), b.drop_back(2));
+  if (!batch)
+    return emitOpError() << "batch dimensions " << formatDims(a.drop_back(2))
+                         << " and " << formatDims(b.drop_back(2))
+                         << " do not broadcast";
+  batch->push_back(a[a.size() - 2]);
+  batch->push_back(b.back());
+  return checkResultDims(*this, *batch);
+}
+
+OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> a = readTypedTensor(adaptor.getA());
+  std::optional<TypedTensor> b = readTypedTensor(adaptor.getB());
+  if (!type || !a || !b || failed(verify()))
+    return {};
+  ArrayRef<int64_t> as = a->getShape(), bs = b->getShape();
+  int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+  if (type.getNumElements() * k > kMaxFoldWork)
+    return {};
+  SmallVector<int64_t> batch(type.getShape().drop_back(2));
+  // Row-major positions of each batch's matrix in a and b.
+  auto batchStarts = [&](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> starts;
+    for (int64_t i : broadcastSourceIndices(shape.drop_back(2), batch))
+      starts.push_back(i * shape[shape.size() - 2] * shape.back());
+    return starts;
+  };
+  SmallVector<int64_t> aStarts = batchStarts(as), bStarts = batchStarts(bs);
+  TypedTensor out = TypedTensor::zeros(type);
+  std::optional<bool> ok =
+      dispatchKind(a->getKind(), [&](auto t) -> std::optional<bool> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (!isFloatStorage<T>) {
+          return std::nullopt;
+        } else {
+          int64_t position = 0;
+          for (size_t batchIndex = 0; batchIndex < aStarts.size(); ++batchIndex)
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                C acc = 0;
+                for (int64_t p = 0; p < k; ++p) {
+                  C prod = widen(a->get<T>(aStarts[batchIndex] + i * k + p)) *
+                           widen(b->get<T>(bStarts[batchIndex] + p * n + j));
+                  acc = acc + prod;
+                }
+                out.set<T>(position++, narrow<T>(acc));
+              }
+          return true;
+        }
+      });
+  if (!ok)
+    return {};
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.einsum
+//===----------------------------------------------------------------------===//
+
+/// The size of every letter of the equation, or an error.
+static FailureOr<llvm::SmallDenseMap<char, int64_t>>
+einsumSizes(EinsumOp op, const ref::EinsumEquation &equation) {
+  llvm::SmallDenseMap<char, int64_t> sizes;
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    ArrayRef<int64_t> shape = getDims(input);
+    const std::string &letters = equation.inputs[i];
+    if (letters.size() != shape.size())
+      return op.emitOpError()
+             << "operand 'inputs' #" << i << " has rank " << shape.size()
+             << ", but the equation gives it " << letters.size()
+             << " letters ('" << letters << "')";
+    for (auto [letter, size] : llvm::zip(letters, shape)) {
+      auto [it, inserted] = sizes.try_emplace(letter, size);
+      if (!inserted && it->second != size)
+        return op.emitOpError() << "letter '" << letter << "' has sizes "
+                                << it->second << " and " << size;
+    }
+  }
+  return sizes;
+}
+
+LogicalResult EinsumOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "operand 'inputs' must hold at least one tensor";
+  for (auto [i, input] : llvm::enumerate(getInputs()))
+    if (failed(checkTensorOf(*this, input, "operand 'inputs' #" + Twine(i),
+                             TypeClass::Numeric)) ||
+        failed(checkSameElementType(*this, getInputs()[0],
+                                    "operand 'inputs' #0", input,
+                                    "operand 'inputs' #" + Twine(i))))
+      return failure();
+  if (failed(checkTensorOf(*this, getOutput(), "result 'output'",
+                           TypeClass::Numeric)) ||
+      failed(checkSameElementType(*this, getInputs()[0], "operand 'inputs' #0",
+                                  getOutput(), "result 'output'")))
+    return failure();
+  std::optional<ref::EinsumEquation> equation = ref::parseEinsum(getEquation());
+  if (!equation || equation->inputs.size() != getInputs().size())
+    return emitOpError() << "attribute 'equation' ('" << getEquation()
+                         << "') must be explicit, 'in0,...->out' with one "
+                            "letter per dimension, distinct letters in the "
+                            "output and one term per operand";
+  FailureOr<llvm::SmallDenseMap<char, int64_t>> sizes =
+      einsumSizes(*this, *equation);
+  if (failed(sizes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (char c : equation->output)
+    shape.push_back(sizes->lookup(c));
+  return checkResultDims(*this, shape);
+}
+
+OpFoldResult EinsumOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || failed(verify()))
+    return {};
+  SmallVector<TypedTensor> inputs;
+  for (Attribute attr : adaptor.getInputs()) {
+    std::optional<TypedTensor> input = readTypedTensor(attr);
+    if (!input)
+      return {};
+    inputs.push_back(input->expanded());
+  }
+  ref::EinsumEquation equation = *ref::parseEinsum(getEquation());
+  llvm::SmallDenseMap<char, int64_t> sizes = *einsumSizes(*this, equation);
+  // Loops: the output letters, then the summed ones in order of appearance.
+  std::string loops = equation.output;
+  for (char c : equation.letters)
+    if (loops.find(c) == std::string::npos)
+      loops += c;
+  SmallVector<int64_t> loopSizes;
+  for (char c : loops)
+    loopSizes.push_back(sizes.lookup(c));
+  SmallVector<int64_t> summed(
+      ArrayRef<int64_t>(loopSizes).drop_front(equation.output.size()));
+  int64_t sumCount = llvm::product_of(summed);
+  if (type.getNumElements() * sumCount * int64_t(inputs.size()) > kMaxFoldWork)
+    return {};
+  // For each operand, the stride of each loop in it.
+  SmallVector<SmallVector<int64_t>> loopStrides;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    SmallVector<int64_t> strides = ref::rowMajorStrides(input.getShape());
+    SmallVector<int64_t> perLoop(loops.size(), 0);
+    for (auto [d, letter] : llvm::enumerate(equation.inputs[i]))
+      perLoop[loops.find(letter)] += strides[d];
+    loopStrides.push_back(std::move(perLoop));
+  }
+  TypedTensor out = TypedTensor::zeros(type);
+  std::optional<bool> ok =
+      dispatchKind(out.getKind(), [&](auto t) -> std::optional<bool> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return std::nullopt;
+        } else {
+          int64_t position = 0;
+          size_t numOut = equation.output.size();
+          ref::forEachIndex(type.getShape(), [&](ArrayRef<int64_t> outIndex) {
+            C acc = 0;
+            ref::forEachIndex(summed, [&](ArrayRef<int64_t> sumIndex) {
+              C prod = 1;
+              for (auto [i, input] : llvm::enumerate(inputs)) {
+                int64_t offset = 0;
+                for (size_t l = 0; l < loops.size(); ++l)
+                  offset += (l < numOut ? outIndex[l] : sumIndex[l - numOut]) *
+                            loopStrides[i][l];
+                C v = widen(input.template get<T>(offset));
+                if constexpr (isFloatCompute<C>)
+                  prod = i == 0 ? v : prod * v;
+                else
+                  prod = i == 0 ? v : wrapMul(prod, v);
+              }
+              if constexpr (isFloatCompute<C>)
+                acc = acc + prod;
+              else
+                acc = wrapAdd(acc, prod);
+            });
+            out.set<T>(position++, narrow<T>(acc));
+          });
+          return true;
+        }
+      });
+  if (!ok)
+    return {};
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// Windows: shared checks
+//===----------------------------------------------------------------------===//
+
+/// Checks the window attributes of an N-d conv or pool on input `in`
+/// (N x C x spatial...).
+static LogicalResult checkWindowAttrs(Operation *op, ArrayRef<int64_t> in,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> dilations,
+                                      int64_t minPadding = 0) {
+  if (in.size() < 3 || in.size() > 5)
+    return op->emitOpError() << "operand '" << (isa<ConvOp>(op) ? "input" : "x")
+                             << "' must have rank 3 to 5 (N x C x 1 to 3 "
+                                "spatial dimensions), but got rank "
+                             << in.size();
+  size_t k = in.size() - 2;
+  return failure(
+      failed(checkArrayAttr(op, "strides", strides, k, 1)) ||
+      failed(checkArrayAttr(op, "dilations", dilations, k, 1)) ||
+      failed(checkArrayAttr(op, "padding", padding, 2 * k, minPadding)));
+}
+
+/// floor((in + begin + end - dilation * (kernel - 1) - 1) / stride) + 1, or
+/// an error when the padded input is smaller than the window.
+static FailureOr<int64_t> windowSize(Operation *op, int64_t in, int64_t begin,
+                                     int64_t end, int64_t kernel,
+                                     int64_t stride, int64_t dilation,
+                                     int64_t dim) {
+  std::optional<int64_t> padded = llvm::checkedAdd(in, begin);
+  if (padded)
+    padded = llvm::checkedAdd(*padded, end);
+  std::optional<int64_t> extent = llvm::checkedMul(dilation, kernel - 1);
+  if (!padded || !extent || *padded > (int64_t(1) << 40) ||
+      *extent > (int64_t(1) << 40))
+    return op->emitOpError()
+           << "window of spatial dimension " << dim << " overflows";
+  int64_t span = *padded - *extent - 1;
+  if (span < 0)
+    return op->emitOpError()
+           << "padded input of spatial dimension " << dim << " (" << *padded
+           << ") is smaller than the window (" << *extent + 1
+           << "): the output would be empty";
+  return span / stride + 1;
+}
+
+//===----------------------------------------------------------------------===//
+// graph.conv
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::verify() {
+  if (failed(checkTensorOf(*this, getInput(), "operand 'input'",
+                           TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getWeight(), "operand 'weight'",
+                           TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getOutput(), "result 'output'",
+                           TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getInput(), "operand 'input'",
+                                  getWeight(), "operand 'weight'")) ||
+      failed(checkSameElementType(*this, getInput(), "operand 'input'",
+                                  getOutput(), "result 'output'")))
+    return failure();
+  if (Value bias = getBias())
+    if (failed(
+            checkTensorOf(*this, bias, "operand 'bias'", TypeClass::Float)) ||
+        failed(checkSameElementType(*this, getInput(), "operand 'input'", bias,
+                                    "operand 'bias'")))
+      return failure();
+  ArrayRef<int64_t> in = getDims(getInput()), w = getDims(getWeight());
+  if (failed(checkWindowAttrs(*this, in, getStrides(), getPadding(),
+                              getDilations())))
+    return failure();
+  if (w.size() != in.size())
+    return emitOpError() << "operand 'weight' must have rank " << in.size()
+                         << " (F x C/groups x kernel), but got rank "
+                         << w.size();
+  int64_t groups = getGroups();
+  if (groups < 1 || in[1] % groups != 0 || w[0] % groups != 0)
+    return emitOpError() << "attribute 'groups' (" << groups
+                         << ") must be >= 1 and divide the input channels ("
+                         << in[1] << ") and the output channels (" << w[0]
+                         << ")";
+  if (w[1] != in[1] / groups)
+    return emitOpError() << "operand 'weight' dim 1 must be C/groups = "
+                         << in[1] / groups << ", but got " << w[1];
+  if (Value bias = getBias())
+    if (getDims(bias) != ArrayRef<int64_t>(w[0]))
+      return emitOpError() << "operand 'bias' must be 1-D of size " << w[0]
+                           << ", but got " << bias.getType();
+  size_t k = in.size() - 2;
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (size_t d = 0; d < k; ++d) {
+    if (w[2 + d] < 1)
+      return emitOpError() << "operand 'weight' must have a non-empty kernel";
+    FailureOr<int64_t> size =
+        windowSize(*this, in[2 + d], getPadding()[d], getPadding()[k + d],
+                   w[2 + d], getStrides()[d], getDilations()[d], d);
+    if (failed(size))
+      return failure();
+    shape.push_back(*size);
+  }
+  return checkResultDims(*this, shape);
+}
+
+/// The N-d convolution (or, with `transposed`, transposed convolution) of
+/// the fold: per output element, the bias, then the products over input
+/// channels and kernel positions in row-major order.
+template <typename T>
+static TypedTensor
+convolve(const TypedTensor &x, const TypedTensor &w,
+         const std::optional<TypedTensor> &bias, RankedTensorType type,
+         ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+         ArrayRef<int64_t> dilations, int64_t groups, bool transposed) {
+  using C = ComputeType<T>;
+  ArrayRef<int64_t> in = x.getShape(), ws = w.getShape();
+  ArrayRef<int64_t> outShape = type.getShape();
+  size_t k = in.size() - 2;
+  int64_t channels = in[1], filters = outShape[1];
+  int64_t cg = channels / groups, fg = filters / groups;
+  SmallVector<int64_t> xStrides = ref::rowMajorStrides(in);
+  SmallVector<int64_t> wStrides = ref::rowMajorStrides(ws);
+  ArrayRef<int64_t> kernel = ws.drop_front(2);
+  TypedTensor out = TypedTensor::zeros(type);
+  int64_t position = 0;
+  ref::forEachIndex(outShape, [&](ArrayRef<int64_t> o) {
+    int64_t n = o[0], f = o[1], g = f / fg;
+    C acc = bias ? widen(bias->get<T>(f)) : C(0);
+    for (int64_t c = 0; c < cg; ++c) {
+      ref::forEachIndex(kernel, [&](ArrayRef<int64_t> kk) {
+        int64_t xPos = n * xStrides[0] + (g * cg + c) * xStrides[1];
+        for (size_t d = 0; d < k; ++d) {
+          int64_t i;
+          if (!transposed) {
+            i = o[2 + d] * strides[d] - padding[d] + kk[d] * dilations[d];
+          } else {
+            int64_t numerator = o[2 + d] + padding[d] - kk[d] * dilations[d];
+            if (numerator < 0 || numerator % strides[d] != 0)
+              return;
+            i = numerator / strides[d];
+          }
+          if (i < 0 || i >= in[2 + d]) {
+            if (transposed)
+              return;
+            // A padded cell: its product with the weight is added, as the
+            // lowering multiplies the zero-padded input.
+            xPos = -1;
+            break;
+          }
+          xPos += i * xStrides[2 + d];
+        }
+        int64_t wPos = transposed
+                           ? (g * cg + c) * wStrides[0] + (f % fg) * wStrides[1]
+                           : f * wStrides[0] + c * wStrides[1];
+        for (size_t d = 0; d < k; ++d)
+          wPos += kk[d] * wStrides[2 + d];
+        C xv = xPos < 0 ? C(0) : widen(x.get<T>(xPos));
+        C prod = xv * widen(w.get<T>(wPos));
+        acc = acc + prod;
+      });
+    }
+    out.set<T>(position++, narrow<T>(acc));
+  });
+  return out;
+}
+
+template <typename OpTy>
+static OpFoldResult foldConv(OpTy op, Attribute inputAttr, Attribute weightAttr,
+                             Attribute biasAttr, bool transposed) {
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  std::optional<TypedTensor> x = readTypedTensor(inputAttr);
+  std::optional<TypedTensor> w = readTypedTensor(weightAttr);
+  if (!type || !x || !w || failed(op.verify()))
+    return {};
+  std::optional<TypedTensor> bias;
+  if (op.getBias()) {
+    bias = readTypedTensor(biasAttr);
+    if (!bias)
+      return {};
+  }
+  int64_t work = type.getNumElements() * w->getNumElements() /
+                 std::max<int64_t>(w->getShape()[transposed ? 1 : 0], 1);
+  if (work > kMaxFoldWork)
+    return {};
+  std::optional<TypedTensor> folded =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {
+        using T = decltype(t);
+        if constexpr (!isFloatStorage<T>)
+          return std::nullopt;
+        else
+          return convolve<T>(x->expanded(), w->expanded(), bias, type,
+                             op.getStrides(), op.getPadding(),
+                             op.getDilations(), op.getGroups(), transposed);
+      });
+  if (!folded)
+    return {};
+  return folded->toAttr();
+}
+
+OpFoldResult ConvOp::fold(FoldAdaptor adaptor) {
+  return foldConv(*this, adaptor.getInput(), adaptor.getWeight(),
+                  adaptor.getBias(), /*transposed=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// graph.conv_transpose
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvTransposeOp::verify() {
+  if (failed(checkTensorOf(*this, getInput(), "operand 'input'",
+                           TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getWeight(), "operand 'weight'",
+                           TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getOutput(), "result 'output'",
+                           TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getInput(), "operand 'input'",
+                                  getWeight(), "operand 'weight'")) ||
+      failed(checkSameElementType(*this, getInput(), "operand 'input'",
+                                  getOutput(), "result 'output'")))
+    return failure();
+  if (Value bias = getBias())
+    if (failed(
+            checkTensorOf(*this, bias, "operand 'bias'", TypeClass::Float)) ||
+        failed(checkSameElementType(*this, getInput(), "operand 'input'", bias,
+                                    "operand 'bias'")))
+      return failure();
+  ArrayRef<int64_t> in = getDims(getInput()), w = getDims(getWeight());
+  ArrayRef<int64_t> out = getDims(getOutput());
+  // The padding of a transposed convolution may be negative: the output
+  // then starts before the first input position's contribution.
+  if (failed(checkWindowAttrs(*this, in, getStrides(), getPadding(),
+                              getDilations(), -(int64_t(1) << 40))))
+    return failure();
+  if (w.size() != in.size() || out.size() != in.size())
+    return emitOpError() << "operand 'weight' and the result must have rank "
+                         << in.size();
+  int64_t groups = getGroups();
+  if (groups < 1 || in[1] % groups != 0 || w[0] != in[1])
+    return emitOpError() << "operand 'weight' dim 0 (" << w[0]
+                         << ") must be the input channels (" << in[1]
+                         << "), divisible by attribute 'groups' (" << groups
+                         << ")";
+  int64_t filters = w[1] * groups;
+  if (Value bias = getBias())
+    if (getDims(bias) != ArrayRef<int64_t>(filters))
+      return emitOpError() << "operand 'bias' must be 1-D of size " << filters
+                           << ", but got " << bias.getType();
+  if (out[0] != in[0] || out[1] != filters)
+    return emitOpError() << "result type " << getOutput().getType()
+                         << " must be " << in[0] << " x " << filters
+                         << " x ...";
+  for (size_t d = 2; d < out.size(); ++d)
+    if (out[d] < 1 || out[d] > (int64_t(1) << 31))
+      return emitOpError() << "result spatial dimension " << d - 2 << " ("
+                           << out[d] << ") must be in [1, 2^31)";
+  return success();
+}
+
+OpFoldResult ConvTransposeOp::fold(FoldAdaptor adaptor) {
+  return foldConv(*this, adaptor.getInput(), adaptor.getWeight(),
+                  adaptor.getBias(), /*transposed=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// graph.max_pool, graph.avg_pool
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult verifyPool(OpTy op, TypeClass cls) {
+  if (failed(checkTensorOf(op, op.getX(), "operand 'x'", cls)) ||
+      failed(checkTensorOf(op, op.getOutput(), "result 'output'", cls)) ||
+      failed(checkSameElementType(op, op.getX(), "operand 'x'", op.getOutput(),
+                                  "result 'output'")))
+    return failure();
+  ArrayRef<int64_t> in = getDims(op.getX());
+  if (failed(checkWindowAttrs(op, in, op.getStrides(), op.getPadding(),
+                              op.getDilations())))
+    return failure();
+  size_t k = in.size() - 2;
+  ArrayRef<int64_t> kernel = op.getKernel(), padding = op.getPadding();
+  if (failed(checkArrayAttr(op, "kernel", kernel, k, 1)))
+    return failure();
+  SmallVector<int64_t> shape = {in[0], in[1]};
+  for (size_t d = 0; d < k; ++d) {
+    FailureOr<int64_t> size =
+        windowSize(op, in[2 + d], padding[d], padding[k + d], kernel[d],
+                   op.getStrides()[d], op.getDilations()[d], d);
+    if (failed(size))
+      return failure();
+    // Every window must see a real cell, so that max has a value and the
+    // average a divisor.
+    for (int64_t o = 0; o < *size; ++o) {
+      bool real = false;
+      for (int64_t j = 0; j < kernel[d] && !real; ++j) {
+        int64_t i =
+            o * op.getStrides()[d] - padding[d] + j * op.getDilations()[d];
+        real = i >= 0 && i < in[2 + d];
+      }
+      if (!real)
+        return op.emitOpError() << "window " << o << " of spatial dimension "
+                                << d << " holds only padding";
+    }
+    shape.push_back(*size);
+  }
+  return checkResultDims(op, shape);
+}
+
+template <typename T>
+static TypedTensor pool(const TypedTensor &x, RankedTensorType type,
+                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+                        bool isMax, bool countIncludePad) {
+  using C = ComputeType<T>;
+  ArrayRef<int64_t> in = x.getShape();
+  size_t k = in.size() - 2;
+  SmallVector<int64_t> xStrides = ref::rowMajorStrides(in);
+  TypedTensor out = TypedTensor::zeros(type);
+  int64_t position = 0;
+  ref::forEachIndex(type.getShape(), [&](ArrayRef<int64_t> o) {
+    C acc;
+    if constexpr (isFloatCompute<C>)
+      acc = isMax ? -std::numeric_limits<C>::infinity() : C(0);
+    else
+      acc = std::numeric_limits<C>::lowest();
+    int64_t count = 0;
+    ref::forEachIndex(kernel, [&](ArrayRef<int64_t> kk) {
+      int64_t xPos = o[0] * xStrides[0] + o[1] * xStrides[1];
+      for (size_t d = 0; d < k; ++d) {
+        int64_t i = o[2 + d] * strides[d] - padding[d] + kk[d] * dilations[d];
+        if (i < 0 || i >= in[2 + d])
+          return;
+        xPos += i * xStrides[2 + d];
+      }
+      C v = widen(x.get<T>(xPos));
+      if constexpr (isFloatCompute<C>)
+        acc = isMax ? maximumF(acc, v) : acc + v;
+      else
+        acc = acc > v ? acc : v;
+      ++count;
+    });
+    if constexpr (isFloatCompute<C>)
+      if (!isMax)
+        acc = acc / C(countIncludePad ? llvm::product_of(kernel) : count);
+    out.set<T>(position++, narrow<T>(acc));
+  });
+  return out;
+}
+
+template <typename OpTy>
+static OpFoldResult foldPool(OpTy op, Attribute attr, bool isMax,
+                             bool countIncludePad) {
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  std::optional<TypedTensor> x = readTypedTensor(attr);
+  if (!type || !x || failed(op.verify()))
+    return {};
+  if (type.getNumElements() * llvm::product_of(op.getKernel()) > kMaxFoldWork)
+    return {};
+  std::optional<TypedTensor> folded =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {
+        using T = decltype(t);
+        if constexpr (std::is_same_v<T, bool>)
+          return std::nullopt;
+        else if constexpr (!isFloatStorage<T>)
+          return isMax
+                     ? std::optional(pool<T>(
+                           x->expanded(), type, op.getKernel(), op.getStrides(),
+                           op.getPadding(), op.getDilations(), true, false))
+                     : std::nullopt;
+        else
+          return pool<T>(x->expanded(), type, op.getKernel(), op.getStrides(),
+                         op.getPadding(), op.getDilations(), isMax,
+                         countIncludePad);
+      });
+  if (!folded)
+    return {};
+  return folded->toAttr();
+}
+
+LogicalResult MaxPoolOp::verify() {
+  return verifyPool(*this, TypeClass::Numeric);
+}
+LogicalResult AvgPoolOp::verify() {
+  return verifyPool(*this, TypeClass::Float);
+}
+OpFoldResult MaxPoolOp::fold(FoldAdaptor adaptor) {
+  return foldPool(*this, adaptor.getX(), /*isMax=*/true, false);
+}
+OpFoldResult AvgPoolOp::fold(FoldAdaptor adaptor) {
+  return foldPool(*this, adaptor.getX(), /*isMax=*/false, getCountIncludePad());
+}

@@ -1,0 +1,419 @@
+//===- ReductionOps.cpp - Reductions and scans ------------------*- C++ -*-===//
+//
+// Verifiers and fold hooks of GraphReductionOps.td. The folds combine the
+// elements in row-major order, the order of the lowering's loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarKernels.h"
+#include "VerifyUtils.h"
+
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/TypedKernels.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::scalar;
+namespace ref = mlir::graph::reference;
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+//===----------------------------------------------------------------------===//
+// Reductions over axes
+//===----------------------------------------------------------------------===//
+
+/// The normalized axes of a reduction and its result shape, or an error.
+static FailureOr<SmallVector<int64_t>>
+verifyReduceShape(Operation *op, ArrayRef<int64_t> axes, bool keepdims,
+                  SmallVectorImpl<bool> *reducedOut = nullptr) {
+  ArrayRef<int64_t> in = getDims(op->getOperand(0));
+  int64_t rank = in.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> d = checkAxisIn(op, "axes", axis, rank);
+    if (failed(d))
+      return failure();
+    if (reduced[*d])
+      return op->emitOpError()
+             << "attribute 'axes' names dimension " << *d << " twice";
+    reduced[*d] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d])
+      shape.push_back(in[d]);
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  if (reducedOut)
+    reducedOut->assign(reduced.begin(), reduced.end());
+  return shape;
+}
+
+template <typename OpTy>
+static LogicalResult verifyReduce(OpTy op, TypeClass cls) {
+  if (failed(checkTensorOf(op, op.getX(), "operand 'x'", cls)) ||
+      failed(checkTensorOf(op, op.getOutput(), "result 'output'", cls)) ||
+      failed(checkSameElementType(op, op.getX(), "operand 'x'", op.getOutput(),
+                                  "result 'output'")))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      verifyReduceShape(op, op.getAxes(), op.getKeepdims());
+  return failed(shape) ? failure() : checkResultDims(op, *shape);
+}
+
+namespace {
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+} // namespace
+
+/// The initial accumulator of a reduction.
+template <typename C> static C reduceInit(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return C(0);
+  case ReduceKind::Prod:
+    return C(1);
+  case ReduceKind::Max:
+    if constexpr (isFloatCompute<C>)
+      return -std::numeric_limits<C>::infinity();
+    else
+      return std::numeric_limits<C>::lowest();
+  case ReduceKind::Min:
+    if constexpr (isFloatCompute<C>)
+      return std::numeric_limits<C>::infinity();
+    else
+      return std::numeric_limits<C>::max();
+  }
+  return C(0);
+}
+
+template <typename C> static C reduceCombine(ReduceKind kind, C acc, C value) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    if constexpr (isFloatCompute<C>)
+      return acc + value;
+    else
+      return wrapAdd(acc, value);
+  case ReduceKind::Prod:
+    if constexpr (isFloatCompute<C>)
+      return acc * value;
+    else
+      return wrapMul(acc, value);
+  case ReduceKind::Max:
+    if constexpr (isFloatCompute<C>)
+      return maximumF(acc, value);
+    else
+      return acc > value ? acc : value;
+  case ReduceKind::Min:
+    if constexpr (isFloatCompute<C>)
+      return minimumF(acc, value);
+    else
+      return acc < value ? acc : value;
+  }
+  return acc;
+}
+
+template <typename OpTy>
+static OpFoldResult foldReduce(OpTy op, Attribute operand, ReduceKind kind) {
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  std::optional<TypedTensor> x = readTypedTensor(operand);
+  if (!type || !x || failed(op.verify()))
+    return {};
+  SmallVector<bool> reduced;
+  if (failed(verifyReduceShape(op, op.getAxes(), op.getKeepdims(), &reduced)))
+    return {};
+  ArrayRef<int64_t> in = x->getShape();
+  // The output position of each input element: its index with the reduced
+  // dimensions dropped.
+  SmallVector<int64_t> outDims, outStrides;
+  for (size_t d = 0; d < in.size(); ++d)
+    if (!reduced[d])
+      outDims.push_back(in[d]);
+  outStrides = ref::rowMajorStrides(outDims);
+  int64_t count = 1;
+  for (size_t d = 0; d < in.size(); ++d)
+    if (reduced[d])
+      count *= in[d];
+
+  std::optional<TypedTensor> folded =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return std::nullopt;
+        } else {
+          if (kind == ReduceKind::Mean && !isFloatCompute<C>)
+            return std::nullopt;
+          SmallVector<C> acc(type.getNumElements(), reduceInit<C>(kind));
+          int64_t i = 0;
+          ref::forEachIndex(in, [&](ArrayRef<int64_t> index) {
+            int64_t position = 0, k = 0;
+            for (size_t d = 0; d < index.size(); ++d)
+              if (!reduced[d])
+                position += index[d] * outStrides[k++];
+            // Rounded as stored after each step, as the lowering's
+            // accumulator tensor.
+            acc[position] = widen(narrow<T>(
+                reduceCombine<C>(kind, acc[position], widen(x->get<T>(i++)))));
+          });
+          TypedTensor out = TypedTensor::zeros(type);
+          for (size_t j = 0; j < acc.size(); ++j) {
+            C value = acc[j];
+            if (kind == ReduceKind::Mean)
+              value = value / C(count);
+            out.set<T>(j, narrow<T>(value));
+          }
+          return out;
+        }
+      });
+  if (!folded)
+    return {};
+  return folded->toAttr();
+}
+
+LogicalResult ReduceSumOp::verify() {
+  return verifyReduce(*this, TypeClass::Numeric);
+}
+LogicalResult ReduceMeanOp::verify() {
+  return verifyReduce(*this, TypeClass::Float);
+}
+LogicalResult ReduceMaxOp::verify() {
+  return verifyReduce(*this, TypeClass::Numeric);
+}
+LogicalResult ReduceMinOp::verify() {
+  return verifyReduce(*this, TypeClass::Numeric);
+}
+LogicalResult ReduceProdOp::verify() {
+  return verifyReduce(*this, TypeClass::Numeric);
+}
+
+OpFoldResult ReduceSumOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getX(), ReduceKind::Sum);
+}
+OpFoldResult ReduceMeanOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getX(), ReduceKind::Mean);
+}
+OpFoldResult ReduceMaxOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getX(), ReduceKind::Max);
+}
+OpFoldResult ReduceMinOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getX(), ReduceKind::Min);
+}
+OpFoldResult ReduceProdOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getX(), ReduceKind::Prod);
+}
+
+//===----------------------------------------------------------------------===//
+// graph.argmax, graph.argmin
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> static LogicalResult verifyArgReduce(OpTy op) {
+  if (failed(checkTensorOf(op, op.getX(), "operand 'x'", TypeClass::Numeric)))
+    return failure();
+  auto resultType = cast<RankedTensorType>(op.getOutput().getType());
+  if (!resultType.getElementType().isSignlessInteger(64) ||
+      !resultType.hasStaticShape())
+    return op.emitOpError() << "result 'output' must be a statically shaped "
+                               "tensor of i64, but got "
+                            << resultType;
+  ArrayRef<int64_t> in = getDims(op.getX());
+  if (in.empty())
+    return op.emitOpError() << "operand 'x' must have rank >= 1";
+  FailureOr<int64_t> axis = checkAxisIn(op, "axis", op.getAxis(), in.size());
+  if (failed(axis))
+    return failure();
+  if (in[*axis] == 0)
+    return op.emitOpError() << "reduces an empty dimension";
+  FailureOr<SmallVector<int64_t>> shape =
+      verifyReduceShape(op, {*axis}, op.getKeepdims());
+  return failed(shape) ? failure() : checkResultDims(op, *shape);
+}
+
+template <typename OpTy>
+static OpFoldResult foldArgReduce(OpTy op, Attribute operand, bool isMax) {
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  std::optional<TypedTensor> x = readTypedTensor(operand);
+  if (!type || !x || failed(verifyArgReduce(op)))
+    return {};
+  ArrayRef<int64_t> in = x->getShape();
+  int64_t axis = normalizedAxis(op.getAxis(), in.size());
+  int64_t outer = llvm::product_of(in.take_front(axis));
+  int64_t size = in[axis];
+  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
+  bool last = op.getSelectLastIndex();
+  TypedTensor out = TypedTensor::zeros(type);
+  std::optional<bool> ok =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<bool> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return std::nullopt;
+        } else {
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t n = 0; n < inner; ++n) {
+              C best = reduceInit<C>(isMax ? ReduceKind::Max : ReduceKind::Min);
+              int64_t bestIndex = 0;
+              for (int64_t j = 0; j < size; ++j) {
+                C v = widen(x->get<T>((o * size + j) * inner + n));
+                bool better = isMax ? (last ? v >= best : v > best)
+                                    : (last ? v <= best : v < best);
+                // A NaN is the extreme: the first one, or with
+                // select_last_index the last one.
+                if constexpr (isFloatCompute<C>)
+                  better =
+                      better || (std::isnan(v) && (last || !std::isnan(best)));
+                if (better) {
+                  best = v;
+                  bestIndex = j;
+                }
+              }
+              out.set<int64_t>(o * inner + n, bestIndex);
+            }
+          return true;
+        }
+      });
+  if (!ok)
+    return {};
+  return out.toAttr();
+}
+
+LogicalResult ArgMaxOp::verify() { return verifyArgReduce(*this); }
+LogicalResult ArgMinOp::verify() { return verifyArgReduce(*this); }
+OpFoldResult ArgMaxOp::fold(FoldAdaptor adaptor) {
+  return foldArgReduce(*this, adaptor.getX(), /*isMax=*/true);
+}
+OpFoldResult ArgMinOp::fold(FoldAdaptor adaptor) {
+  return foldArgReduce(*this, adaptor.getX(), /*isMax=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// graph.cumsum
+//===----------------------------------------------------------------------===//
+
+LogicalResult CumSumOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Numeric)))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.empty())
+    return emitOpError() << "operand 'x' must have rank >= 1";
+  return checkAxisIn(*this, "axis", getAxis(), in.size());
+}
+
+OpFoldResult CumSumOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || failed(verify()))
+    return {};
+  ArrayRef<int64_t> in = x->getShape();
+  int64_t axis = normalizedAxis(getAxis(), in.size());
+  int64_t outer = llvm::product_of(in.take_front(axis));
+  int64_t size = in[axis];
+  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
+  bool exclusive = getExclusive(), reverse = getReverse();
+  TypedTensor out = TypedTensor::zeros(type);
+  std::optional<bool> ok =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<bool> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return std::nullopt;
+        } else {
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t n = 0; n < inner; ++n) {
+              C acc = 0;
+              for (int64_t s = 0; s < size; ++s) {
+                int64_t j = reverse ? size - 1 - s : s;
+                int64_t position = (o * size + j) * inner + n;
+                C v = widen(x->get<T>(position));
+                C next;
+                if constexpr (isFloatCompute<C>)
+                  next = acc + v;
+                else
+                  next = wrapAdd(acc, v);
+                out.set<T>(position, narrow<T>(exclusive ? acc : next));
+                // Rounded as stored, as the lowering's running sum is.
+                acc = widen(narrow<T>(next));
+              }
+            }
+          return true;
+        }
+      });
+  if (!ok)
+    return {};
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.log_softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult LogSoftmaxOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Float)))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.empty())
+    return emitOpError() << "operand 'x' must have rank >= 1";
+  return checkAxisIn(*this, "axis", getAxis(), in.size());
+}
+
+OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || failed(verify()))
+    return {};
+  ArrayRef<int64_t> in = x->getShape();
+  int64_t axis = normalizedAxis(getAxis(), in.size());
+  int64_t outer = llvm::product_of(in.take_front(axis));
+  int64_t size = in[axis];
+  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
+  TypedTensor out = TypedTensor::zeros(type);
+  std::optional<bool> ok =
+      dispatchKind(x->getKind(), [&](auto t) -> std::optional<bool> {
+        using T = decltype(t);
+        using C = ComputeType<T>;
+        if constexpr (!isFloatStorage<T>) {
+          return std::nullopt;
+        } else {
+          // Each step rounds to T, as the lowering's intermediate tensors.
+          auto at = [&](int64_t o, int64_t j, int64_t n) {
+            return (o * size + j) * inner + n;
+          };
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t n = 0; n < inner; ++n) {
+              C max = -std::numeric_limits<C>::infinity();
+              for (int64_t j = 0; j < size; ++j)
+                max = widen(
+                    narrow<T>(maximumF(max, widen(x->get<T>(at(o, j, n))))));
+              C sum = 0;
+              for (int64_t j = 0; j < size; ++j) {
+                C shifted =
+                    widen(narrow<T>(widen(x->get<T>(at(o, j, n))) - max));
+                C e = widen(narrow<T>(C(std::exp(shifted))));
+                sum = widen(narrow<T>(sum + e));
+              }
+              C logSum = widen(narrow<T>(C(std::log(sum))));
+              for (int64_t j = 0; j < size; ++j) {
+                C shifted =
+                    widen(narrow<T>(widen(x->get<T>(at(o, j, n))) - max));
+                out.set<T>(at(o, j, n), narrow<T>(shifted - logSum));
+              }
+            }
+          return true;
+        }
+      });
+  if (!ok)
+    return {};
+  return out.toAttr();
+}

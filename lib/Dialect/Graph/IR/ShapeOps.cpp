@@ -1,0 +1,632 @@
+//===- ShapeOps.cpp - Data movement ops of any type -------------*- C++ -*-===//
+//
+// Verifiers and fold hooks of GraphShapeOps.td. The data movement folds
+// compute, for every output element, the position of the input element it
+// copies, and gather those bytes: exact for every element type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarKernels.h"
+#include "TypedFolds.h"
+#include "VerifyUtils.h"
+
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+#include "graph/Dialect/Graph/IR/TypedKernels.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::graph;
+namespace ref = mlir::graph::reference;
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/// The static result type of `op`, when it has a kind.
+static RankedTensorType getTypedResult(Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || !getElementKind(type.getElementType()))
+    return {};
+  return type;
+}
+
+/// Checks `data`-like operand and result: any kind, one element type.
+static LogicalResult checkDataAndResult(Operation *op, Value data,
+                                        StringRef name, TypeClass cls) {
+  std::string what = ("operand '" + name + "'").str();
+  return failure(
+      failed(checkTensorOf(op, data, what, cls)) ||
+      failed(checkTensorOf(op, op->getResult(0), "result 'output'", cls)) ||
+      failed(checkSameElementType(op, data, what, op->getResult(0),
+                                  "result 'output'")));
+}
+
+//===----------------------------------------------------------------------===//
+// graph.slice
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Any)))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX()), out = getDims(getOutput());
+  ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
+  if (out.size() != in.size())
+    return emitOpError() << "result rank " << out.size()
+                         << " differs from operand 'x' rank " << in.size();
+  if (failed(checkArrayAttr(*this, "starts", starts, in.size(), 0)) ||
+      failed(checkArrayAttr(*this, "steps", steps, in.size(),
+                            std::numeric_limits<int64_t>::min())))
+    return failure();
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (steps[d] == 0)
+      return emitOpError() << "attribute 'steps' must be non-zero, but got "
+                           << formatDims(steps);
+    if (out[d] == 0)
+      continue;
+    // Overflow-free: out[d] - 1 <= in[d] is checked before multiplying.
+    bool fits = starts[d] < in[d] && out[d] <= in[d];
+    if (fits) {
+      int64_t last = starts[d] + (out[d] - 1) * steps[d];
+      fits = last >= 0 && last < in[d];
+    }
+    if (!fits)
+      return emitOpError() << "dimension " << d << " reads " << out[d]
+                           << " elements from " << starts[d] << " by step "
+                           << steps[d] << ", outside operand 'x' of size "
+                           << in[d];
+  }
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || x->getType().getElementType() != type.getElementType() ||
+      failed(verify()))
+    return {};
+  if (x->isSplat())
+    return x->gather(type, {}).toAttr();
+  SmallVector<int64_t> strides = ref::rowMajorStrides(x->getShape());
+  ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
+  SmallVector<int64_t> indices;
+  ref::forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      position += (starts[d] + index[d] * steps[d]) * strides[d];
+    indices.push_back(position);
+  });
+  return x->gather(type, indices).toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.gather and graph.gather_elements
+//===----------------------------------------------------------------------===//
+
+/// A gathered index: negative counts from the end, out of range clamps.
+static int64_t normalizeIndex(int64_t index, int64_t size) {
+  if (index < 0)
+    index += size;
+  return std::clamp<int64_t>(index, 0, std::max<int64_t>(size - 1, 0));
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(checkDataAndResult(*this, getData(), "data", TypeClass::Any)) ||
+      failed(checkTensorOf(*this, getIndices(), "operand 'indices'",
+                           TypeClass::Index)))
+    return failure();
+  ArrayRef<int64_t> data = getDims(getData()), indices = getDims(getIndices());
+  if (data.empty())
+    return emitOpError() << "operand 'data' must have rank >= 1";
+  FailureOr<int64_t> axis = checkAxisIn(*this, "axis", getAxis(), data.size());
+  if (failed(axis))
+    return failure();
+  if (data[*axis] == 0 && llvm::product_of(indices) != 0)
+    return emitOpError() << "gathers from an empty dimension";
+  SmallVector<int64_t> shape(data.take_front(*axis));
+  shape.append(indices.begin(), indices.end());
+  shape.append(data.begin() + *axis + 1, data.end());
+  return checkResultDims(*this, shape);
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> data = readTypedTensor(adaptor.getData());
+  std::optional<TypedTensor> indices = readTypedTensor(adaptor.getIndices());
+  if (!type || !data || !indices || failed(verify()))
+    return {};
+  if (data->isSplat())
+    return data->gather(type, {}).toAttr();
+  int64_t axis = normalizedAxis(getAxis(), data->getShape().size());
+  ArrayRef<int64_t> shape = data->getShape();
+  int64_t outer = llvm::product_of(shape.take_front(axis));
+  int64_t size = shape[axis];
+  int64_t inner = llvm::product_of(shape.drop_front(axis + 1));
+  int64_t count = indices->getNumElements();
+  SmallVector<int64_t> positions;
+  positions.reserve(type.getNumElements());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t index = normalizeIndex(indices->getInt(i), size);
+      for (int64_t n = 0; n < inner; ++n)
+        positions.push_back((o * size + index) * inner + n);
+    }
+  return data->gather(type, positions).toAttr();
+}
+
+LogicalResult GatherElementsOp::verify() {
+  if (failed(checkDataAndResult(*this, getData(), "data", TypeClass::Any)) ||
+      failed(checkTensorOf(*this, getIndices(), "operand 'indices'",
+                           TypeClass::Index)))
+    return failure();
+  ArrayRef<int64_t> data = getDims(getData()), indices = getDims(getIndices());
+  if (data.empty() || indices.size() != data.size())
+    return emitOpError() << "operand 'indices' of rank " << indices.size()
+                         << " must have the rank of operand 'data' ("
+                         << data.size() << ", at least 1)";
+  FailureOr<int64_t> axis = checkAxisIn(*this, "axis", getAxis(), data.size());
+  if (failed(axis))
+    return failure();
+  for (size_t d = 0; d < data.size(); ++d)
+    if (int64_t(d) != *axis && indices[d] > data[d])
+      return emitOpError() << "operand 'indices' dim " << d << " ("
+                           << indices[d] << ") exceeds operand 'data' dim " << d
+                           << " (" << data[d] << ")";
+  if (data[*axis] == 0 && llvm::product_of(indices) != 0)
+    return emitOpError() << "gathers from an empty dimension";
+  return checkResultDims(*this, indices);
+}
+
+OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> data = readTypedTensor(adaptor.getData());
+  std::optional<TypedTensor> indices = readTypedTensor(adaptor.getIndices());
+  if (!type || !data || !indices || failed(verify()))
+    return {};
+  if (data->isSplat())
+    return data->gather(type, {}).toAttr();
+  int64_t rank = data->getShape().size();
+  int64_t axis = normalizedAxis(getAxis(), rank);
+  SmallVector<int64_t> strides = ref::rowMajorStrides(data->getShape());
+  SmallVector<int64_t> positions;
+  int64_t i = 0;
+  ref::forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t v = d == axis
+                      ? normalizeIndex(indices->getInt(i), data->getShape()[d])
+                      : index[d];
+      position += v * strides[d];
+    }
+    positions.push_back(position);
+    ++i;
+  });
+  return data->gather(type, positions).toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.scatter_elements
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterElementsOp::verify() {
+  if (failed(checkDataAndResult(*this, getData(), "data", TypeClass::Any)) ||
+      failed(checkTensorOf(*this, getIndices(), "operand 'indices'",
+                           TypeClass::Index)) ||
+      failed(checkTensorOf(*this, getUpdates(), "operand 'updates'",
+                           TypeClass::Any)) ||
+      failed(checkSameElementType(*this, getData(), "operand 'data'",
+                                  getUpdates(), "operand 'updates'")))
+    return failure();
+  ArrayRef<int64_t> data = getDims(getData()), indices = getDims(getIndices());
+  if (getDims(getUpdates()) != indices)
+    return emitOpError() << "operand 'updates' of shape "
+                         << formatDims(getDims(getUpdates()))
+                         << " must have the shape of operand 'indices' "
+                         << formatDims(indices);
+  if (data.empty() || indices.size() != data.size())
+    return emitOpError() << "operand 'indices' of rank " << indices.size()
+                         << " must have the rank of operand 'data' ("
+                         << data.size() << ", at least 1)";
+  FailureOr<int64_t> axis = checkAxisIn(*this, "axis", getAxis(), data.size());
+  if (failed(axis))
+    return failure();
+  for (size_t d = 0; d < data.size(); ++d)
+    if (int64_t(d) != *axis && indices[d] > data[d])
+      return emitOpError() << "operand 'indices' dim " << d << " ("
+                           << indices[d] << ") exceeds operand 'data' dim " << d
+                           << " (" << data[d] << ")";
+  if (data[*axis] == 0 && llvm::product_of(indices) != 0)
+    return emitOpError() << "scatters into an empty dimension";
+  StringRef reduction = getReduction();
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return emitOpError() << "attribute 'reduction' must be none, add, mul, "
+                            "max or min, but got '"
+                         << reduction << "'";
+  if (reduction != "none" &&
+      cast<RankedTensorType>(getData().getType()).getElementType().isInteger(1))
+    return emitOpError() << "attribute 'reduction' " << reduction
+                         << " needs numbers, not i1";
+  return checkResultDims(*this, data);
+}
+
+/// Combines an element with an update as the lowering does.
+template <typename T>
+static T combineScatter(StringRef reduction, T old, T update) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return update;
+  } else {
+    using C = ComputeType<T>;
+    C a = widen(old), b = widen(update);
+    C r = b;
+    if constexpr (std::is_floating_point_v<C>) {
+      if (reduction == "add")
+        r = a + b;
+      else if (reduction == "mul")
+        r = a * b;
+      else if (reduction == "max")
+        r = scalar::maximumF(a, b);
+      else if (reduction == "min")
+        r = scalar::minimumF(a, b);
+    } else {
+      if (reduction == "add")
+        r = scalar::wrapAdd(a, b);
+      else if (reduction == "mul")
+        r = scalar::wrapMul(a, b);
+      else if (reduction == "max")
+        r = a > b ? a : b;
+      else if (reduction == "min")
+        r = a < b ? a : b;
+    }
+    return narrow<T>(r);
+  }
+}
+
+OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> data = readTypedTensor(adaptor.getData());
+  std::optional<TypedTensor> indices = readTypedTensor(adaptor.getIndices());
+  std::optional<TypedTensor> updates = readTypedTensor(adaptor.getUpdates());
+  if (!type || !data || !indices || !updates || failed(verify()))
+    return {};
+  ArrayRef<int64_t> shape = data->getShape();
+  int64_t rank = shape.size();
+  int64_t axis = normalizedAxis(getAxis(), rank);
+  SmallVector<int64_t> strides = ref::rowMajorStrides(shape);
+  // In row-major order of the updates: later ones win, as in the loops.
+  TypedTensor out = data->expanded();
+  StringRef reduction = getReduction();
+  int64_t i = 0;
+  ref::forEachIndex(updates->getShape(), [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      position += (d == axis ? normalizeIndex(indices->getInt(i), shape[d])
+                             : index[d]) *
+                  strides[d];
+    dispatchKind(out.getKind(), [&](auto t) {
+      using T = decltype(t);
+      out.set<T>(position, combineScatter<T>(reduction, out.get<T>(position),
+                                             updates->get<T>(i)));
+    });
+    ++i;
+  });
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.broadcast
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Any)))
+    return failure();
+  if (!ref::broadcastsTo(getDims(getX()), getDims(getOutput())))
+    return emitOpError() << "operand 'x' of shape "
+                         << formatDims(getDims(getX()))
+                         << " does not broadcast to the result shape "
+                         << formatDims(getDims(getOutput()));
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || !ref::broadcastsTo(x->getShape(), type.getShape()))
+    return {};
+  if (x->isSplat())
+    return x->gather(type, {}).toAttr();
+  return x->gather(type, broadcastSourceIndices(x->getShape(), type.getShape()))
+      .toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.pad
+//===----------------------------------------------------------------------===//
+
+/// Where output position `o` of a padded dimension reads: an input position,
+/// or -1 for the constant.
+static int64_t padSource(int64_t o, int64_t begin, int64_t size,
+                         StringRef mode) {
+  int64_t i = o - begin;
+  if (i >= 0 && i < size)
+    return i;
+  if (mode == "edge")
+    return i < 0 ? 0 : size - 1;
+  if (mode == "reflect") {
+    int64_t period = 2 * (size - 1);
+    i = ((i % period) + period) % period;
+    return i < size ? i : period - i;
+  }
+  return -1;
+}
+
+LogicalResult PadOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Any)))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX());
+  ArrayRef<int64_t> pads = getPads();
+  size_t rank = in.size();
+  if (pads.size() != 2 * rank)
+    return emitOpError() << "attribute 'pads' must have " << 2 * rank
+                         << " elements (begin and end of each dimension), "
+                            "but got "
+                         << pads.size();
+  StringRef mode = getMode();
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return emitOpError() << "attribute 'mode' must be constant, edge or "
+                            "reflect, but got '"
+                         << mode << "'";
+  if (Value value = getValue()) {
+    if (mode != "constant")
+      return emitOpError() << "operand 'value' is only for mode constant";
+    if (failed(
+            checkTensorOf(*this, value, "operand 'value'", TypeClass::Any)) ||
+        failed(checkSameElementType(*this, getX(), "operand 'x'", value,
+                                    "operand 'value'")))
+      return failure();
+    if (!getDims(value).empty())
+      return emitOpError() << "operand 'value' must have rank 0, but got "
+                           << value.getType();
+  }
+  SmallVector<int64_t> shape;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t begin = pads[d], end = pads[rank + d];
+    int64_t limit = int64_t(1) << 40;
+    if (std::abs(begin) > limit || std::abs(end) > limit)
+      return emitOpError() << "attribute 'pads' " << formatDims(pads)
+                           << " is too large";
+    int64_t size = in[d] + begin + end;
+    if (size < 0)
+      return emitOpError() << "attribute 'pads' removes more than dimension "
+                           << d << " holds";
+    bool padded = begin > 0 || end > 0;
+    if (padded && mode == "edge" && in[d] < 1)
+      return emitOpError() << "mode edge pads dimension " << d
+                           << ", which is empty";
+    if (padded && mode == "reflect" && in[d] < 2)
+      return emitOpError() << "mode reflect pads dimension " << d << " of size "
+                           << in[d] << "; it needs at least 2";
+    shape.push_back(size);
+  }
+  return checkResultDims(*this, shape);
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || failed(verify()))
+    return {};
+  std::optional<TypedTensor> value;
+  if (getValue()) {
+    value = readTypedTensor(adaptor.getValue());
+    if (!value)
+      return {};
+  }
+  if (getX().getType() == getType() &&
+      llvm::all_of(getPads(), [](int64_t p) { return p == 0; }))
+    return getX();
+  ArrayRef<int64_t> in = x->getShape(), pads = getPads();
+  size_t rank = in.size();
+  SmallVector<int64_t> strides = ref::rowMajorStrides(in);
+  unsigned width = x->getElementBytes();
+  std::vector<char> bytes(type.getNumElements() * width, 0);
+  std::vector<char> fill(width, 0);
+  if (value)
+    std::memcpy(fill.data(), value->getBytes().data(), width);
+  ArrayRef<char> source = x->getBytes();
+  int64_t i = 0;
+  ref::forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    bool constant = false;
+    for (size_t d = 0; d < rank && !constant; ++d) {
+      int64_t s = padSource(index[d], pads[d], in[d], getMode());
+      constant = s < 0;
+      position += s * strides[d];
+    }
+    const char *src = constant       ? fill.data()
+                      : x->isSplat() ? source.data()
+                                     : source.data() + position * width;
+    std::memcpy(bytes.data() + i * width, src, width);
+    ++i;
+  });
+  return TypedTensor(type, x->getKind(), false, std::move(bytes)).toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.resize
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResizeOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Float)))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX()), out = getDims(getOutput());
+  ArrayRef<double> scales = getScales();
+  if (out.size() != in.size())
+    return emitOpError() << "result rank " << out.size()
+                         << " differs from operand 'x' rank " << in.size();
+  if (scales.size() != in.size())
+    return emitOpError() << "attribute 'scales' must have " << in.size()
+                         << " elements, but got " << scales.size();
+  for (double s : scales)
+    if (!(s > 0) || std::isinf(s))
+      return emitOpError() << "attribute 'scales' must be positive and "
+                              "finite";
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (in[d] == 0 && out[d] != 0)
+      return emitOpError() << "dimension " << d << " resizes an empty input";
+    if (in[d] == 0)
+      continue;
+    // Computing the taps checks the mode names.
+    if (!ref::computeResizeTaps(
+            in[d], std::min<int64_t>(out[d], 1), scales[d], getMode(),
+            getCoordinateTransformationMode(), getNearestMode(),
+            getCubicCoeffA().convertToFloat(), getExcludeOutside()))
+      return emitOpError() << "unknown mode '" << getMode()
+                           << "', coordinate_transformation_mode '"
+                           << getCoordinateTransformationMode()
+                           << "' or nearest_mode '" << getNearestMode() << "'";
+  }
+  return success();
+}
+
+/// One interpolation pass along `dim`: out[..., o, ...] = sum over the taps
+/// of weight * in[..., tap, ...], accumulated in the compute type in tap
+/// order, as the lowering does.
+template <typename T>
+static TypedTensor resizeDim(const TypedTensor &x, int64_t dim,
+                             ArrayRef<SmallVector<ref::ResizeTap, 4>> taps) {
+  using C = ComputeType<T>;
+  SmallVector<int64_t> shape(x.getShape());
+  shape[dim] = taps.size();
+  auto type = RankedTensorType::get(shape, x.getType().getElementType());
+  TypedTensor out = TypedTensor::zeros(type);
+  SmallVector<int64_t> strides = ref::rowMajorStrides(x.getShape());
+  int64_t i = 0;
+  ref::forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+    int64_t base = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      if (int64_t(d) != dim)
+        base += index[d] * strides[d];
+    C acc = 0;
+    for (const ref::ResizeTap &tap : taps[index[dim]]) {
+      C term = C(tap.weight) * widen(x.get<T>(base + tap.index * strides[dim]));
+      // Rounded as stored after each tap, as the lowering's accumulator.
+      acc = widen(narrow<T>(acc + term));
+    }
+    out.set<T>(i++, narrow<T>(acc));
+  });
+  return out;
+}
+
+OpFoldResult ResizeOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || failed(verify()))
+    return {};
+  TypedTensor current = *x;
+  for (size_t d = 0; d < type.getShape().size(); ++d) {
+    int64_t in = x->getShape()[d], out = type.getDimSize(d);
+    if (in == 0)
+      continue;
+    auto taps = ref::computeResizeTaps(
+        in, out, getScales()[d], getMode(), getCoordinateTransformationMode(),
+        getNearestMode(), getCubicCoeffA().convertToFloat(),
+        getExcludeOutside());
+    if (!taps)
+      return {};
+    if (ref::isIdentityResize(*taps, in))
+      continue;
+    std::optional<TypedTensor> next =
+        dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {
+          using T = decltype(t);
+          if constexpr (isFloatStorage<T>)
+            return resizeDim<T>(current.expanded(), d, *taps);
+          else
+            return std::nullopt;
+        });
+    if (!next)
+      return {};
+    current = std::move(*next);
+  }
+  return current.reshaped(type).toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// transpose and concat beyond f32 (called by GraphFolds.cpp)
+//===----------------------------------------------------------------------===//
+
+OpFoldResult mlir::graph::foldTypedTranspose(Attribute attr,
+                                             ArrayRef<int64_t> perm,
+                                             Type resultType) {
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  std::optional<TypedTensor> x = readTypedTensor(attr);
+  if (!type || !type.hasStaticShape() || !x ||
+      x->getType().getElementType() != type.getElementType() ||
+      perm.size() != x->getShape().size())
+    return {};
+  SmallVector<int64_t> strides = ref::rowMajorStrides(x->getShape());
+  SmallVector<int64_t> shape;
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= int64_t(perm.size()) || seen[p])
+      return {};
+    seen[p] = true;
+    shape.push_back(x->getShape()[p]);
+  }
+  if (type.getShape() != ArrayRef<int64_t>(shape))
+    return {};
+  if (x->isSplat())
+    return x->gather(type, {}).toAttr();
+  SmallVector<int64_t> positions;
+  ref::forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+    int64_t position = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      position += index[d] * strides[perm[d]];
+    positions.push_back(position);
+  });
+  return x->gather(type, positions).toAttr();
+}
+
+OpFoldResult mlir::graph::foldTypedConcat(ArrayRef<Attribute> attrs,
+                                          int64_t axis, Type resultType) {
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (!type || !type.hasStaticShape() || attrs.empty() || axis < 0 ||
+      axis >= type.getRank())
+    return {};
+  SmallVector<TypedTensor> inputs;
+  int64_t joined = 0;
+  for (Attribute attr : attrs) {
+    std::optional<TypedTensor> input = readTypedTensor(attr);
+    if (!input || input->getType().getElementType() != type.getElementType() ||
+        input->getShape().size() != size_t(type.getRank()))
+      return {};
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != axis && input->getShape()[d] != type.getDimSize(d))
+        return {};
+    joined += input->getShape()[axis];
+    inputs.push_back(input->expanded());
+  }
+  if (joined != type.getDimSize(axis))
+    return {};
+  unsigned width = inputs[0].getElementBytes();
+  int64_t outer = llvm::product_of(type.getShape().take_front(axis));
+  std::vector<char> bytes;
+  bytes.reserve(type.getNumElements() * width);
+  for (int64_t o = 0; o < outer; ++o)
+    for (const TypedTensor &input : inputs) {
+      int64_t chunk = input.getNumElements() / std::max<int64_t>(outer, 1);
+      ArrayRef<char> data = input.getBytes();
+      const char *begin = data.data() + o * chunk * width;
+      bytes.insert(bytes.end(), begin, begin + chunk * width);
+    }
+  return TypedTensor(type, inputs[0].getKind(), false, std::move(bytes))
+      .toAttr();
+}

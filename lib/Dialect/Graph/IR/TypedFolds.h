@@ -1,0 +1,34 @@
+//===- TypedFolds.h - Folds of the core ops beyond f32 ----------*- C++ -*-===//
+//
+// Private to lib/Dialect/Graph/IR: the fold hooks of GraphFolds.cpp handle
+// f32 themselves and hand every other element type to these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_DIALECT_GRAPH_IR_TYPEDFOLDS_H
+#define LIB_DIALECT_GRAPH_IR_TYPEDFOLDS_H
+
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+
+#include "mlir/IR/OpDefinition.h"
+
+namespace mlir {
+namespace graph {
+
+/// add, sub, mul, div of a non-f32 result type (integers wrap; integer
+/// division truncates, by 0 gives 0).
+OpFoldResult foldTypedArithmetic(reference::BinaryKind kind, Attribute lhs,
+                                 Attribute rhs, Type resultType);
+
+/// transpose of a non-f32 constant.
+OpFoldResult foldTypedTranspose(Attribute x, ArrayRef<int64_t> perm,
+                                Type resultType);
+
+/// concat of non-f32 constants along a normalized `axis`.
+OpFoldResult foldTypedConcat(ArrayRef<Attribute> inputs, int64_t axis,
+                             Type resultType);
+
+} // namespace graph
+} // namespace mlir
+
+#endif // LIB_DIALECT_GRAPH_IR_TYPEDFOLDS_H

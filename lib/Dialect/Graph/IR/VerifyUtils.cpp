@@ -1,0 +1,164 @@
+//===- VerifyUtils.cpp - Shared checks of the op verifiers ------*- C++ -*-===//
+
+#include "VerifyUtils.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace mlir::graph;
+
+bool mlir::graph::isInClass(ElementKind kind, TypeClass cls) {
+  switch (cls) {
+  case TypeClass::F32:
+    return kind == ElementKind::F32;
+  case TypeClass::Float:
+    return isFloatKind(kind);
+  case TypeClass::Numeric:
+    return kind != ElementKind::Bool;
+  case TypeClass::SignedNumeric:
+    return kind != ElementKind::Bool && !isUnsignedKind(kind);
+  case TypeClass::Integer:
+    return isIntegerKind(kind);
+  case TypeClass::Unsigned:
+    return isUnsignedKind(kind);
+  case TypeClass::Index:
+    return kind == ElementKind::I32 || kind == ElementKind::I64;
+  case TypeClass::Bool:
+    return kind == ElementKind::Bool;
+  case TypeClass::Any:
+    return true;
+  }
+  return false;
+}
+
+static StringRef describeClass(TypeClass cls) {
+  switch (cls) {
+  case TypeClass::F32:
+    return "f32";
+  case TypeClass::Float:
+    return "floats (f16, bf16, f32 or f64)";
+  case TypeClass::Numeric:
+    return "numbers (integers or floats, not i1)";
+  case TypeClass::SignedNumeric:
+    return "signed numbers (signless integers or floats)";
+  case TypeClass::Integer:
+    return "integers (i8..i64 or ui8..ui64)";
+  case TypeClass::Unsigned:
+    return "unsigned integers (ui8..ui64)";
+  case TypeClass::Index:
+    return "indices (i32 or i64)";
+  case TypeClass::Bool:
+    return "i1";
+  case TypeClass::Any:
+    return "bool, integers or floats";
+  }
+  return "";
+}
+
+LogicalResult mlir::graph::checkTensorOf(Operation *op, Value value,
+                                         const Twine &what, TypeClass cls) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  std::optional<ElementKind> kind =
+      shaped ? getElementKind(shaped.getElementType()) : std::nullopt;
+  bool accepted = kind && isInClass(*kind, cls);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (accepted && type && type.hasStaticShape())
+    return success();
+  // An accepted element type in a dynamic shape: the message names that
+  // type (for f32, the core ops' message word for word).
+  InFlightDiagnostic diag =
+      op->emitOpError() << what << " must be a statically shaped tensor of ";
+  if (accepted) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << shaped.getElementType();
+    diag << name;
+  } else {
+    diag << describeClass(cls);
+  }
+  return diag << ", but got " << value.getType();
+}
+
+LogicalResult mlir::graph::checkSameElementType(Operation *op, Value value,
+                                                const Twine &what, Value other,
+                                                const Twine &otherWhat) {
+  Type a = cast<ShapedType>(value.getType()).getElementType();
+  Type b = cast<ShapedType>(other.getType()).getElementType();
+  if (a == b)
+    return success();
+  return op->emitOpError() << otherWhat << " has element type " << b << ", but "
+                           << what << " has " << a;
+}
+
+LogicalResult mlir::graph::checkOperandsOf(Operation *op,
+                                           ArrayRef<StringRef> names,
+                                           TypeClass cls) {
+  assert(op->getNumOperands() <= names.size() && "an operand has no name");
+  for (auto [operand, name] : llvm::zip(op->getOperands(), names))
+    if (failed(checkTensorOf(op, operand, "operand '" + name + "'", cls)))
+      return failure();
+  if (failed(checkTensorOf(op, op->getResult(0), "result 'output'", cls)))
+    return failure();
+  for (auto [operand, name] : llvm::zip(op->getOperands(), names))
+    if (failed(checkSameElementType(op, op->getResult(0), "result 'output'",
+                                    operand, "operand '" + name + "'")))
+      return failure();
+  return success();
+}
+
+std::string mlir::graph::formatDims(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  os << '[';
+  llvm::interleaveComma(shape, os);
+  os << ']';
+  return str;
+}
+
+ArrayRef<int64_t> mlir::graph::getDims(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+LogicalResult mlir::graph::checkResultDims(Operation *op,
+                                           ArrayRef<int64_t> expected) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  if (type.getShape() == expected)
+    return success();
+  return op->emitOpError() << "result type " << type << " does not match "
+                           << "the expected "
+                           << RankedTensorType::get(expected,
+                                                    type.getElementType());
+}
+
+FailureOr<int64_t> mlir::graph::checkAxisIn(Operation *op, StringRef name,
+                                            int64_t axis, int64_t rank,
+                                            int64_t extra) {
+  if (axis >= -rank && axis < rank + extra)
+    return axis < 0 ? axis + rank : axis;
+  return op->emitOpError() << "attribute '" << name << "' must be in [" << -rank
+                           << ", " << rank + extra - 1 << "], but got " << axis;
+}
+
+LogicalResult mlir::graph::checkArrayAttr(Operation *op, StringRef name,
+                                          ArrayRef<int64_t> values, size_t size,
+                                          int64_t min) {
+  if (values.size() != size)
+    return op->emitOpError() << "attribute '" << name << "' must have " << size
+                             << " elements, but got " << values.size();
+  if (llvm::any_of(values, [&](int64_t v) { return v < min; }))
+    return op->emitOpError()
+           << "attribute '" << name << "' must have elements >= " << min
+           << ", but got " << formatDims(values);
+  return success();
+}
+
+std::optional<int64_t> mlir::graph::checkedProduct(ArrayRef<int64_t> dims) {
+  std::optional<int64_t> result = 1;
+  for (int64_t dim : dims)
+    if (!(result = llvm::checkedMul(*result, dim)))
+      return std::nullopt;
+  return result;
+}

@@ -1,0 +1,94 @@
+//===- VerifyUtils.h - Shared checks of the op verifiers --------*- C++ -*-===//
+//
+// Private to lib/Dialect/Graph/IR: the checks that the verifiers of the ops
+// beyond the f32 core share. Every message names the operand, result or
+// attribute at fault, as the core verifiers' do.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_DIALECT_GRAPH_IR_VERIFYUTILS_H
+#define LIB_DIALECT_GRAPH_IR_VERIFYUTILS_H
+
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace graph {
+
+/// The element types an operand or result may have.
+enum class TypeClass {
+  /// f32 only, the core ops' type.
+  F32,
+  /// f16, bf16, f32, f64.
+  Float,
+  /// Floats and integers (signed and unsigned), not bool.
+  Numeric,
+  /// Floats and signed integers.
+  SignedNumeric,
+  /// Signed and unsigned integers.
+  Integer,
+  /// Unsigned integers.
+  Unsigned,
+  /// i32 or i64, the index types.
+  Index,
+  /// i1.
+  Bool,
+  /// Any kind of TypedTensor.h.
+  Any,
+};
+
+/// Whether `kind` belongs to `cls`.
+bool isInClass(ElementKind kind, TypeClass cls);
+
+/// Checks that `value` (described by `what`, e.g. "operand 'x'") is a
+/// statically shaped ranked tensor whose element type is in `cls`. The F32
+/// message is the core ops' own.
+LogicalResult checkTensorOf(Operation *op, Value value, const Twine &what,
+                            TypeClass cls);
+
+/// Checks the operands of `op`, named one for one by `names` (optional
+/// operands last, maybe absent), and its result 0 ('output'): tensors of
+/// `cls`, all of one element type.
+LogicalResult checkOperandsOf(Operation *op, ArrayRef<StringRef> names,
+                              TypeClass cls);
+
+/// Checks that `other` has the element type of `value`.
+LogicalResult checkSameElementType(Operation *op, Value value,
+                                   const Twine &what, Value other,
+                                   const Twine &otherWhat);
+
+/// Prints a shape as `[2, 3]`.
+std::string formatDims(ArrayRef<int64_t> shape);
+
+/// The shape of a ranked tensor value.
+ArrayRef<int64_t> getDims(Value value);
+
+/// Checks that result 0 has shape `expected`.
+LogicalResult checkResultDims(Operation *op, ArrayRef<int64_t> expected);
+
+/// Normalizes attribute `name`'s `axis` into [0, rank + extra).
+FailureOr<int64_t> checkAxisIn(Operation *op, StringRef name, int64_t axis,
+                               int64_t rank, int64_t extra = 0);
+
+/// `axis` (an I64Attr's value, read as signed) in [0, rank).
+inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Checks an array attribute: `size` entries, each >= `min`.
+LogicalResult checkArrayAttr(Operation *op, StringRef name,
+                             ArrayRef<int64_t> values, size_t size,
+                             int64_t min);
+
+/// The product of `dims`, or nullopt on overflow.
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
+
+} // namespace graph
+} // namespace mlir
+
+#endif // LIB_DIALECT_GRAPH_IR_VERIFYUTILS_H

@@ -1,0 +1,552 @@
+//===- ImportNN.cpp - N-d convolution and pooling, resize, einsum ---------===//
+//
+// The forms of Conv, MaxPool and AveragePool that the 2-D f32 ops do not
+// take (3-D, dilated pools, other element types) become graph.conv,
+// graph.max_pool and graph.avg_pool; ConvTranspose graph.conv_transpose with
+// ONNX's output size rules; MatMul beyond 2-D graph.batch_matmul; Resize and
+// Upsample graph.resize; Einsum graph.einsum with its ellipsis and implicit
+// output made explicit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportHelpers.h"
+
+#include "graph/Dialect/Graph/IR/TypedKernels.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::onnx_import;
+
+/// The optional bias input 2 of a convolution, of `channels` elements.
+static FailureOr<Value> getBias(Importer &importer, const onnx::NodeProto &node,
+                                int64_t channels, Type element) {
+  if (!Importer::hasInput(node, 2))
+    return Value();
+  FailureOr<Value> bias = importer.getInput(node, 2);
+  if (failed(bias))
+    return failure();
+  if (Importer::getType(*bias).getShape() != ArrayRef<int64_t>{channels} ||
+      Importer::getType(*bias).getElementType() != element)
+    return importer.nodeError(
+        node, "bias of shape " +
+                  formatShape(Importer::getType(*bias).getShape()) +
+                  " does not match " + Twine(channels) +
+                  " output channels of the input's type");
+  return *bias;
+}
+
+//===----------------------------------------------------------------------===//
+// Conv, ConvTranspose
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::graph::onnx_import::importConvND(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> input = importer.getInput(node, 0);
+  FailureOr<Value> weight = importer.getInput(node, 1);
+  FailureOr<int64_t> groups = attrs.getInt("group", 1);
+  if (failed(input) || failed(weight) || failed(groups) ||
+      failed(checkFloatType(importer, node, *input, 0)))
+    return failure();
+  RankedTensorType inType = Importer::getType(*input);
+  ArrayRef<int64_t> in = inType.getShape();
+  ArrayRef<int64_t> w = Importer::getType(*weight).getShape();
+  Type element = inType.getElementType();
+  if (in.size() < 3 || in.size() > 5 || w.size() != in.size())
+    return importer.nodeError(
+        node, "input of shape " + formatShape(in) + " and weight of shape " +
+                  formatShape(w) + " are not a 1-D to 3-D convolution");
+  if (*groups < 1 || in[1] % *groups != 0 || w[0] % *groups != 0 ||
+      in[1] / *groups != w[1])
+    return importer.nodeError(node,
+                              "input of shape " + formatShape(in) +
+                                  " and weight of shape " + formatShape(w) +
+                                  " do not match with group " + Twine(*groups));
+  FailureOr<Value> bias = getBias(importer, node, w[0], element);
+  if (failed(bias))
+    return failure();
+  FailureOr<Window> window = readWindow(importer, node, attrs, in.drop_front(2),
+                                        w.drop_front(2), /*isPool=*/false);
+  if (failed(window))
+    return failure();
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  shape.append(window->outputSize.begin(), window->outputSize.end());
+  OpBuilder &b = importer.getBuilder();
+  Value result = ConvOp::create(
+      b, importer.getLoc(node), importer.getTensorType(shape, element), *input,
+      *weight, *bias, b.getDenseI64ArrayAttr(window->strides),
+      b.getDenseI64ArrayAttr(window->padding),
+      b.getDenseI64ArrayAttr(window->dilations), b.getI64IntegerAttr(*groups));
+  return importer.setOutput(node, 0, result);
+}
+
+LogicalResult
+mlir::graph::onnx_import::importConvTranspose(Importer &importer,
+                                              const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> input = importer.getInput(node, 0);
+  FailureOr<Value> weight = importer.getInput(node, 1);
+  FailureOr<int64_t> groups = attrs.getInt("group", 1);
+  if (failed(input) || failed(weight) || failed(groups) ||
+      failed(checkFloatType(importer, node, *input, 0)))
+    return failure();
+  RankedTensorType inType = Importer::getType(*input);
+  ArrayRef<int64_t> in = inType.getShape();
+  ArrayRef<int64_t> w = Importer::getType(*weight).getShape();
+  Type element = inType.getElementType();
+  size_t k = in.size() - 2;
+  if (in.size() < 3 || in.size() > 5 || w.size() != in.size() || *groups < 1 ||
+      in[1] % *groups != 0 || w[0] != in[1])
+    return importer.nodeError(node, "input of shape " + formatShape(in) +
+                                        " and weight of shape " +
+                                        formatShape(w) +
+                                        " do not make a 1-D to 3-D transposed "
+                                        "convolution with group " +
+                                        Twine(*groups));
+  int64_t filters = w[1] * *groups;
+  FailureOr<Value> bias = getBias(importer, node, filters, element);
+  FailureOr<SmallVector<int64_t>> kernel =
+      attrs.getInts("kernel_shape", w.drop_front(2));
+  FailureOr<SmallVector<int64_t>> strides =
+      attrs.getInts("strides", SmallVector<int64_t>(k, 1));
+  FailureOr<SmallVector<int64_t>> dilations =
+      attrs.getInts("dilations", SmallVector<int64_t>(k, 1));
+  FailureOr<SmallVector<int64_t>> pads =
+      attrs.getInts("pads", SmallVector<int64_t>(2 * k, 0));
+  FailureOr<SmallVector<int64_t>> outputPadding =
+      attrs.getInts("output_padding", SmallVector<int64_t>(k, 0));
+  FailureOr<SmallVector<int64_t>> outputShape =
+      attrs.getInts("output_shape", {});
+  FailureOr<std::string> autoPad = attrs.getString("auto_pad", "NOTSET");
+  if (failed(bias) || failed(kernel) || failed(strides) || failed(dilations) ||
+      failed(pads) || failed(outputPadding) || failed(outputShape) ||
+      failed(autoPad))
+    return failure();
+  if (*kernel != w.drop_front(2) || strides->size() != k ||
+      dilations->size() != k || pads->size() != 2 * k ||
+      outputPadding->size() != k ||
+      (!outputShape->empty() && outputShape->size() != k &&
+       outputShape->size() != k + 2))
+    return importer.nodeError(node, "kernel_shape, strides, dilations, pads, "
+                                    "output_padding or output_shape do not "
+                                    "fit the weight");
+  for (int64_t v : llvm::concat<int64_t>(*strides, *dilations))
+    if (v < 1)
+      return importer.nodeError(node, "strides and dilations must be "
+                                      "positive");
+  if (outputShape->size() == k + 2)
+    outputShape->erase(outputShape->begin(), outputShape->begin() + 2);
+  SmallVector<int64_t> padding = *pads, sizes;
+  for (size_t i = 0; i < k; ++i) {
+    int64_t extent = (*dilations)[i] * (w[2 + i] - 1) + 1;
+    int64_t full =
+        (*strides)[i] * (in[2 + i] - 1) + (*outputPadding)[i] + extent;
+    bool same = *autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER";
+    if (!outputShape->empty() || same) {
+      int64_t out =
+          !outputShape->empty() ? (*outputShape)[i] : in[2 + i] * (*strides)[i];
+      int64_t total = full - out;
+      // ONNX: SAME_UPPER puts the extra cell of an odd total at the end.
+      // A negative total (an output larger than the natural one) halves by
+      // floor division, as ONNX's reference: the extra rows go at the end.
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      if (*autoPad == "SAME_UPPER") {
+        padding[i] = half;
+        padding[k + i] = total - half;
+      } else {
+        padding[i] = total - half;
+        padding[k + i] = half;
+      }
+      sizes.push_back(out);
+    } else {
+      sizes.push_back(full - padding[i] - padding[k + i]);
+    }
+    if (sizes.back() < 1)
+      return importer.nodeError(node, "the output would be empty");
+  }
+  SmallVector<int64_t> shape = {in[0], filters};
+  shape.append(sizes.begin(), sizes.end());
+  OpBuilder &b = importer.getBuilder();
+  Value result = ConvTransposeOp::create(
+      b, importer.getLoc(node), importer.getTensorType(shape, element), *input,
+      *weight, *bias, b.getDenseI64ArrayAttr(*strides),
+      b.getDenseI64ArrayAttr(padding), b.getDenseI64ArrayAttr(*dilations),
+      b.getI64IntegerAttr(*groups));
+  return importer.setOutput(node, 0, result);
+}
+
+//===----------------------------------------------------------------------===//
+// MaxPool, AveragePool
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::graph::onnx_import::importPoolND(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  bool isMax = node.op_type() == "MaxPool";
+  if (isMax && failed(checkOnlyFirstOutputUsed(importer, node, "the indices")))
+    return failure();
+  FailureOr<int64_t> countIncludePad = attrs.getInt("count_include_pad", 0);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(countIncludePad) || failed(x))
+    return failure();
+  RankedTensorType type = Importer::getType(*x);
+  Type element = type.getElementType();
+  if (element.isInteger(1) || (!isMax && !isa<FloatType>(element)))
+    return checkFloatType(importer, node, *x, 0);
+  if (type.getRank() < 3 || type.getRank() > 5)
+    return importer.nodeError(node, "input of rank " + Twine(type.getRank()) +
+                                        " is not a 1-D to 3-D pooling");
+  ArrayRef<int64_t> shape = type.getShape();
+  FailureOr<Window> window =
+      readWindow(importer, node, attrs, shape.drop_front(2), std::nullopt,
+                 /*isPool=*/true);
+  if (failed(window))
+    return failure();
+  if (!isMax && window->ceilPadding && *countIncludePad)
+    return importer.nodeError(node, "ceil_mode 1 with count_include_pad 1 "
+                                    "is not supported");
+  SmallVector<int64_t> outShape = {shape[0], shape[1]};
+  outShape.append(window->outputSize.begin(), window->outputSize.end());
+  OpBuilder &b = importer.getBuilder();
+  RankedTensorType resultType = importer.getTensorType(outShape, element);
+  Value result =
+      isMax
+          ? Value(MaxPoolOp::create(b, importer.getLoc(node), resultType, *x,
+                                    b.getDenseI64ArrayAttr(window->kernel),
+                                    b.getDenseI64ArrayAttr(window->strides),
+                                    b.getDenseI64ArrayAttr(window->padding),
+                                    b.getDenseI64ArrayAttr(window->dilations)))
+          : Value(AvgPoolOp::create(b, importer.getLoc(node), resultType, *x,
+                                    b.getDenseI64ArrayAttr(window->kernel),
+                                    b.getDenseI64ArrayAttr(window->strides),
+                                    b.getDenseI64ArrayAttr(window->padding),
+                                    b.getDenseI64ArrayAttr(window->dilations),
+                                    *countIncludePad ? b.getUnitAttr()
+                                                     : UnitAttr()));
+  return importer.setOutput(node, 0, result);
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul beyond 2-D
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
+                                            const onnx::NodeProto &node) {
+  FailureOr<Value> a = importer.getInput(node, 0);
+  FailureOr<Value> b = importer.getInput(node, 1);
+  if (failed(a) || failed(b) || failed(checkFloatType(importer, node, *a, 0)))
+    return failure();
+  Type element = Importer::getType(*a).getElementType();
+  if (Importer::getType(*b).getElementType() != element)
+    return importer.nodeError(node, "operands of different types");
+  SmallVector<int64_t> aShape(Importer::getType(*a).getShape());
+  SmallVector<int64_t> bShape(Importer::getType(*b).getShape());
+  if (aShape.empty() || bShape.empty())
+    return importer.nodeError(node, "MatMul of a scalar is not defined");
+  // NumPy: a 1-D a is a row, a 1-D b a column, dropped from the result.
+  bool rowVector = aShape.size() == 1, columnVector = bShape.size() == 1;
+  Value lhs = *a, rhs = *b;
+  if (rowVector) {
+    aShape.insert(aShape.begin(), 1);
+    lhs = createReshape(importer, node, lhs, aShape);
+  }
+  if (columnVector) {
+    bShape.push_back(1);
+    rhs = createReshape(importer, node, rhs, bShape);
+  }
+  if (aShape.back() != bShape[bShape.size() - 2])
+    return importer.nodeError(node, "shapes " + formatShape(aShape) + " and " +
+                                        formatShape(bShape) +
+                                        " do not multiply");
+  std::optional<SmallVector<int64_t>> batch =
+      broadcastShapes(ArrayRef<int64_t>(aShape).drop_back(2),
+                      ArrayRef<int64_t>(bShape).drop_back(2));
+  if (!batch)
+    return importer.nodeError(
+        node, "batch dimensions of " + formatShape(aShape) + " and " +
+                  formatShape(bShape) + " do not broadcast");
+  SmallVector<int64_t> shape = *batch;
+  shape.push_back(aShape[aShape.size() - 2]);
+  shape.push_back(bShape.back());
+  Value result =
+      BatchMatMulOp::create(importer.getBuilder(), importer.getLoc(node),
+                            importer.getTensorType(shape, element), lhs, rhs);
+  SmallVector<int64_t> finalShape = *batch;
+  if (!rowVector)
+    finalShape.push_back(aShape[aShape.size() - 2]);
+  if (!columnVector)
+    finalShape.push_back(bShape.back());
+  return importer.setOutput(node, 0,
+                            createReshape(importer, node, result, finalShape));
+}
+
+//===----------------------------------------------------------------------===//
+// Resize, Upsample
+//===----------------------------------------------------------------------===//
+
+/// Builds graph.resize of `x` to `sizes` with `scales`.
+static Value createResize(Importer &importer, const onnx::NodeProto &node,
+                          Value x, ArrayRef<int64_t> sizes,
+                          ArrayRef<double> scales, StringRef mode,
+                          StringRef coordinateMode, StringRef nearestMode,
+                          float cubicA, bool excludeOutside) {
+  OpBuilder &b = importer.getBuilder();
+  return ResizeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(sizes, Importer::getType(x).getElementType()), x,
+      b.getDenseF64ArrayAttr(scales), b.getStringAttr(mode),
+      b.getStringAttr(coordinateMode), b.getStringAttr(nearestMode),
+      b.getF32FloatAttr(cubicA), excludeOutside ? b.getUnitAttr() : UnitAttr());
+}
+
+/// The output sizes of scales: floor(in * scale).
+static SmallVector<int64_t> scaledSizes(ArrayRef<int64_t> shape,
+                                        ArrayRef<double> scales) {
+  SmallVector<int64_t> sizes;
+  for (auto [dim, scale] : llvm::zip(shape, scales))
+    sizes.push_back(int64_t(std::floor(double(dim) * scale)));
+  return sizes;
+}
+
+LogicalResult
+mlir::graph::onnx_import::importResize(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> mode = attrs.getString("mode", "nearest");
+  FailureOr<std::string> coordinateMode =
+      attrs.getString("coordinate_transformation_mode", "half_pixel");
+  FailureOr<std::string> nearestMode =
+      attrs.getString("nearest_mode", "round_prefer_floor");
+  FailureOr<float> cubicA = attrs.getFloat("cubic_coeff_a", -0.75f);
+  FailureOr<int64_t> excludeOutside = attrs.getInt("exclude_outside", 0);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(mode) || failed(coordinateMode) || failed(nearestMode) ||
+      failed(cubicA) || failed(excludeOutside) || failed(x) ||
+      failed(checkFloatType(importer, node, *x, 0)))
+    return failure();
+  if (attrs.has("axes") || attrs.has("keep_aspect_ratio_policy") ||
+      attrs.has("antialias"))
+    return importer.nodeError(node, "axes, antialias and "
+                                    "keep_aspect_ratio_policy are not "
+                                    "supported");
+  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
+  int64_t rank = shape.size();
+  SmallVector<double> scales;
+  SmallVector<int64_t> sizes;
+  int scalesInput = importer.getOpset() < 11 ? 1 : 2;
+  if (importer.getOpset() < 11) {
+    // Resize-10: asymmetric coordinates, nearest rounds down.
+    *coordinateMode = "asymmetric";
+    *nearestMode = "floor";
+  }
+  if (*coordinateMode == "tf_crop_and_resize")
+    return importer.nodeError(node, "coordinate_transformation_mode "
+                                    "tf_crop_and_resize is not supported");
+  if (Importer::hasInput(node, scalesInput)) {
+    const ConstantTensor *tensor = importer.getConstantInput(node, scalesInput);
+    if (!tensor)
+      return importer.nodeError(node, "scales '" + node.input(scalesInput) +
+                                          "' are not a constant, which is "
+                                          "not supported");
+    if (tensor->getNumElements() > 0) {
+      if (tensor->getNumElements() != rank)
+        return importer.nodeError(node, "scales do not have one value per "
+                                        "dimension");
+      scales = tensor->getDoubles();
+      // The f32 values, exactly.
+      for (double &s : scales)
+        s = double(float(s));
+      sizes = scaledSizes(shape, scales);
+    }
+  }
+  if (sizes.empty() && importer.getOpset() >= 11 &&
+      Importer::hasInput(node, 3)) {
+    FailureOr<std::optional<SmallVector<int64_t>>> sizesInput =
+        getConstantInts(importer, node, 3, "sizes");
+    if (failed(sizesInput))
+      return failure();
+    if (!*sizesInput || int64_t((*sizesInput)->size()) != rank)
+      return importer.nodeError(node, "sizes do not have one value per "
+                                      "dimension");
+    sizes = **sizesInput;
+    for (auto [dim, size] : llvm::zip(shape, sizes))
+      scales.push_back(dim ? double(size) / double(dim) : 1.0);
+  }
+  if (sizes.empty())
+    return importer.nodeError(node, "neither scales nor sizes are given");
+  if (!isValidShape(sizes, /*allowEmpty=*/true) ||
+      llvm::any_of(scales, [](double s) { return !(s > 0); }))
+    return importer.nodeError(node, "the output size " + formatList(sizes) +
+                                        " is not valid");
+  if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
+    return importer.nodeError(node, "mode '" + *mode + "' is not supported");
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reference::computeResizeTaps(shape[d] ? shape[d] : 1, 1, scales[d],
+                                      *mode, *coordinateMode, *nearestMode,
+                                      *cubicA, *excludeOutside))
+      return importer.nodeError(node, "coordinate_transformation_mode '" +
+                                          *coordinateMode +
+                                          "' or nearest_mode '" + *nearestMode +
+                                          "' is not supported");
+  return importer.setOutput(node, 0,
+                            createResize(importer, node, *x, sizes, scales,
+                                         *mode, *coordinateMode, *nearestMode,
+                                         *cubicA, *excludeOutside));
+}
+
+LogicalResult
+mlir::graph::onnx_import::importUpsample(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> mode = attrs.getString("mode", "nearest");
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(mode) || failed(x) ||
+      failed(checkFloatType(importer, node, *x, 0)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
+  SmallVector<double> scales;
+  if (importer.getOpset() < 9) {
+    FailureOr<SmallVector<float>> attr = attrs.getFloats("scales", {});
+    if (failed(attr))
+      return failure();
+    scales.assign(attr->begin(), attr->end());
+  } else {
+    const ConstantTensor *tensor = importer.getConstantInput(node, 1);
+    if (!tensor)
+      return importer.nodeError(node, "scales are not a constant, which is "
+                                      "not supported");
+    scales = tensor->getDoubles();
+  }
+  if (scales.size() != shape.size())
+    return importer.nodeError(node, "scales do not have one value per "
+                                    "dimension");
+  if (*mode == "bilinear")
+    *mode = "linear";
+  if (*mode != "nearest" && *mode != "linear")
+    return importer.nodeError(node, "mode '" + *mode + "' is not supported");
+  // Upsample's coordinates are asymmetric; nearest rounds down.
+  SmallVector<int64_t> sizes = scaledSizes(shape, scales);
+  return importer.setOutput(node, 0,
+                            createResize(importer, node, *x, sizes, scales,
+                                         *mode, "asymmetric", "floor", -0.75f,
+                                         false));
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::graph::onnx_import::importEinsum(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> equationAttr = attrs.getString("equation", "");
+  FailureOr<SmallVector<Value>> inputs = getInputs(importer, node);
+  if (failed(equationAttr) || failed(inputs))
+    return failure();
+  if (inputs->empty())
+    return importer.nodeError(node, "no inputs");
+  std::string text;
+  for (char c : *equationAttr)
+    if (c != ' ')
+      text += c;
+  size_t arrow = text.find("->");
+  std::string lhs = text.substr(0, arrow);
+  std::optional<std::string> rhs;
+  if (arrow != std::string::npos)
+    rhs = text.substr(arrow + 2);
+  SmallVector<std::string> terms;
+  for (StringRef term : llvm::split(lhs, ','))
+    terms.push_back(term.str());
+  if (terms.size() != inputs->size())
+    return importer.nodeError(node, "the equation has " + Twine(terms.size()) +
+                                        " terms for " + Twine(inputs->size()) +
+                                        " inputs");
+  // The ellipsis: letters that the equation does not use, aligned from the
+  // right across the operands.
+  std::string unused;
+  for (char c = 'A'; c <= 'Z'; ++c)
+    if (text.find(c) == std::string::npos)
+      unused += c;
+  size_t ellipsisRank = 0;
+  for (auto [term, input] : llvm::zip(terms, *inputs)) {
+    size_t at = term.find("...");
+    if (at == std::string::npos)
+      continue;
+    int64_t explicitLetters = term.size() - 3;
+    int64_t n = Importer::getType(input).getRank() - explicitLetters;
+    if (n < 0)
+      return importer.nodeError(node, "the equation has more letters than "
+                                      "an operand has dimensions");
+    ellipsisRank = std::max<size_t>(ellipsisRank, n);
+  }
+  if (ellipsisRank > unused.size())
+    return importer.nodeError(node, "the ellipsis spans too many dimensions");
+  std::string ellipsis = unused.substr(0, ellipsisRank);
+  for (auto [term, input] : llvm::zip(terms, *inputs)) {
+    size_t at = term.find("...");
+    if (at == std::string::npos)
+      continue;
+    int64_t n = Importer::getType(input).getRank() - (term.size() - 3);
+    term.replace(at, 3, ellipsis.substr(ellipsisRank - n));
+  }
+  std::string output;
+  if (rhs) {
+    output = *rhs;
+    size_t at = output.find("...");
+    if (at != std::string::npos)
+      output.replace(at, 3, ellipsis);
+  } else {
+    // Implicit: the ellipsis, then the letters used once, in order.
+    output = ellipsis;
+    std::string all;
+    for (const std::string &term : terms)
+      all += term;
+    for (char c = 'a'; c <= 'z'; ++c)
+      if (llvm::count(all, c) == 1)
+        output += c;
+    for (char c = 'A'; c <= 'Z'; ++c)
+      if (llvm::count(all, c) == 1 && ellipsis.find(c) == std::string::npos)
+        output += c;
+  }
+  std::string equation = llvm::join(terms, ",") + "->" + output;
+  std::optional<reference::EinsumEquation> parsed =
+      reference::parseEinsum(equation);
+  if (!parsed)
+    return importer.nodeError(node, "equation '" + *equationAttr +
+                                        "' is not supported");
+  // Sizes of the letters (equal wherever they appear).
+  llvm::SmallDenseMap<char, int64_t> sizes;
+  Type element = Importer::getType((*inputs)[0]).getElementType();
+  for (auto [term, input] : llvm::zip(terms, *inputs)) {
+    ArrayRef<int64_t> shape = Importer::getType(input).getShape();
+    if (term.size() != shape.size() ||
+        Importer::getType(input).getElementType() != element)
+      return importer.nodeError(node, "operand '" + term +
+                                          "' does not match its input");
+    for (auto [letter, size] : llvm::zip(term, shape)) {
+      auto [it, inserted] = sizes.try_emplace(letter, size);
+      if (!inserted && it->second != size)
+        return importer.nodeError(node, "letter '" + Twine(letter) +
+                                            "' has sizes " + Twine(it->second) +
+                                            " and " + Twine(size) +
+                                            " (broadcasting is not "
+                                            "supported)");
+    }
+  }
+  if (element.isInteger(1))
+    return importer.nodeError(node, "Einsum of BOOL is not defined");
+  SmallVector<int64_t> shape;
+  for (char c : output)
+    shape.push_back(sizes.lookup(c));
+  OpBuilder &b = importer.getBuilder();
+  Value result = EinsumOp::create(b, importer.getLoc(node),
+                                  importer.getTensorType(shape, element),
+                                  *inputs, b.getStringAttr(equation));
+  return importer.setOutput(node, 0, result);
+}
