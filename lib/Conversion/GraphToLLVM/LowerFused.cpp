@@ -142,8 +142,15 @@ static void foldConstantTransposes(RewriterBase &rewriter,
 static SmallVector<Value> inlineFusedBody(RewriterBase &rewriter,
                                           FusedOp fused) {
   YieldOp yield = fused.getYield();
-  SmallVector<Value> results(yield.getValues());
   Block &body = fused.getBody().front();
+  // A yielded block argument dies with the block: it stands for its operand.
+  SmallVector<Value> results;
+  for (Value value : yield.getValues()) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    results.push_back(arg && arg.getOwner() == &body
+                          ? fused.getInputs()[arg.getArgNumber()]
+                          : value);
+  }
   rewriter.eraseOp(yield);
   rewriter.inlineBlockBefore(&body, fused, fused.getInputs());
   rewriter.replaceOp(fused, results);

@@ -92,3 +92,27 @@ func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
   }
   return %y : tensor<12x32xf32>
 }
+
+// A body that yields its own block arguments (an identity, here next to a
+// computed result): each result stands for the operand passed in, not for the
+// block argument, which dies with the inlined body.
+// TILED-LABEL: func.func @yields_block_argument
+// TILED-SAME: (%[[X:[^:]*]]: tensor<2x3xf32>, %[[Y:[^:]*]]: tensor<2x3xf32>)
+// TILED: %[[R:.*]] = scf.for
+// TILED: arith.maximumf
+// TILED: return %[[Y]], %[[X]], %[[R]]
+// The identities become copies into the out-parameters.
+// BUFFERS-LABEL: func.func @yields_block_argument
+// BUFFERS-SAME: (%[[X:[^:]*]]: memref<2x3xf32>, %[[Y:[^:]*]]: memref<2x3xf32>, %[[O0:[^:]*]]: memref<2x3xf32>, %[[O1:[^:]*]]: memref<2x3xf32>, %[[O2:[^:]*]]: memref<2x3xf32>)
+// BUFFERS: vector.transfer_write {{.*}}, %[[O2]]
+// BUFFERS: memref.copy %[[Y]], %[[O0]]
+// BUFFERS: memref.copy %[[X]], %[[O1]]
+// BUFFERS: return
+func.func @yields_block_argument(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0:3 = graph.fused "identity" (%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  ^bb0(%a0: tensor<2x3xf32>, %a1: tensor<2x3xf32>):
+    %1 = graph.relu %a0 : tensor<2x3xf32>
+    graph.yield %a1, %a0, %1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  }
+  return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
