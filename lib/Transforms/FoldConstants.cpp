@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Passes.h"
@@ -119,6 +120,8 @@ struct GraphFoldConstantsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // The fold hooks check these before they evaluate anything.
+    ScopedFoldLimits limits({maxElements, maxWork});
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldGraphOp>(&getContext(), maxElements);
 
