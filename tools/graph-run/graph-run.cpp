@@ -18,6 +18,7 @@
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Support/NestingDepth.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
@@ -465,6 +466,9 @@ static int runTool() {
         llvm::SMLoc());
   } else {
     sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    if (failed(mlir::graph::checkNestingDepth(sourceMgr,
+                                              *sourceMgr.getMemoryBuffer(1))))
+      return 1;
   }
 
   mlir::DialectRegistry registry;
