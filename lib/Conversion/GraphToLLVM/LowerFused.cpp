@@ -104,9 +104,11 @@ static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
 
 /// Permutes `linalg.transpose` of a constant at compile time: in a fused body
 /// the weights are block arguments, so the conversion to linalg could not.
+/// A folded transpose that produced one of the `roots` is replaced there too.
 static void foldConstantTransposes(RewriterBase &rewriter,
                                    ArrayRef<Operation *> ops,
-                                   llvm::SetVector<Operation *> &group) {
+                                   llvm::SetVector<Operation *> &group,
+                                   MutableArrayRef<Value> roots) {
   for (Operation *op : ops) {
     auto transpose = dyn_cast<linalg::TransposeOp>(op);
     if (!transpose || !transpose.hasPureTensorSemantics())
@@ -132,6 +134,9 @@ static void foldConstantTransposes(RewriterBase &rewriter,
     rewriter.setInsertionPoint(transpose);
     auto folded =
         arith::ConstantOp::create(rewriter, transpose.getLoc(), permuted);
+    for (Value &root : roots)
+      if (root == transpose.getResult()[0])
+        root = folded.getResult();
     rewriter.replaceOp(transpose, folded);
     group.remove(transpose);
   }
@@ -231,7 +236,7 @@ struct GraphLowerFusedPass
         bodyOps.push_back(&op);
       llvm::SetVector<Operation *> group(llvm::from_range, bodyOps);
       SmallVector<Value> roots = inlineFusedBody(rewriter, fused);
-      foldConstantTransposes(rewriter, bodyOps, group);
+      foldConstantTransposes(rewriter, bodyOps, group, roots);
       for (Value root : roots)
         tileAndFuseGroup(rewriter, root, group);
       eraseDeadGroupOps(rewriter, group);

@@ -116,3 +116,24 @@ func.func @yields_block_argument(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (t
   }
   return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// A yielded transpose of a constant (the relu folded while converting to
+// linalg) is folded at compile time: the result is the permuted constant,
+// not the transpose that folding erased (found by fuzz/random_graphs.py: a
+// use after free).
+// TILED-LABEL: func.func @yields_constant_transpose
+// TILED: %[[C:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [2.000000e+00, 5.000000e+00], [0.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// TILED-NOT: linalg.transpose
+// TILED: return %[[C]]
+// BUFFERS-LABEL: func.func @yields_constant_transpose
+// BUFFERS: memref.copy
+func.func @yields_constant_transpose(%x: tensor<2xf32>) -> tensor<3x2xf32> {
+  %0 = graph.fused "k" (%x) : (tensor<2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    %c = graph.constant dense<[[1.0, 2.0, -3.0], [-4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    %r = graph.relu %c : tensor<2x3xf32>
+    %t = graph.transpose %r {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    graph.yield %t : tensor<3x2xf32>
+  }
+  return %0 : tensor<3x2xf32>
+}
