@@ -211,7 +211,7 @@ def reshape(x, shape):
 
 def flatten(x, axis=1):
     x = np.asarray(x)
-    axis = axis % (x.ndim + 1) if axis < 0 else axis
+    axis = axis + x.ndim if axis < 0 else axis
     return x.reshape(int(np.prod(x.shape[:axis])), -1)
 
 
