@@ -667,10 +667,13 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
   if (body.getNumArguments() != adaptor.getInputs().size())
     return failure();
 
-  // Evaluate the body op by op through the ops' own fold hooks.
+  // Evaluate the body op by op through the ops' own fold hooks. An operand
+  // whose block argument the body never reads need not be constant: the
+  // result does not depend on it (and DCE would drop it, so that folding
+  // before and after DCE agree).
   llvm::DenseMap<Value, Attribute> known;
   for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs())) {
-    if (!attr)
+    if (!attr && !arg.use_empty())
       return failure();
     known[arg] = attr;
   }
