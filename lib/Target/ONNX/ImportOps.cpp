@@ -203,7 +203,7 @@ readWindow(Importer &importer, const onnx::NodeProto &node,
           node, "kernel_shape, strides, dilations and pads must be below "
                 "2^31, but got " +
                     Twine(v));
-  if (isPool && (*dilations)[0] * (*dilations)[1] != 1)
+  if (isPool && ((*dilations)[0] != 1 || (*dilations)[1] != 1))
     return importer.nodeError(node, "dilations " + formatList(*dilations) +
                                         " in pooling are not supported");
 
