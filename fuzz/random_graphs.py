@@ -134,7 +134,7 @@ def infer(node):
     Invalid: the rules of the op verifiers in SPEC.md."""
     k, a = node.kind, node.attrs
     s = [o.shape(i) for o, i in node.operands]
-    if k == "input":
+    if k in ("input", "random_uniform"):
         out = [a["shape"]]
     elif k == "constant":
         out = [tuple(node.value.shape)]
@@ -463,6 +463,14 @@ class Generator:
                         {"axis": axis - (len(shape) if r.random() < 0.3 else 0)})
         if kind == "fused":
             return self.make_fused()
+        if kind == "random_uniform":
+            low = r.choice([0.0, -1.0, 0.5])
+            return Node(kind, [], {"shape": self.random_shape(), "low": low,
+                                   "high": low + r.choice([0.0, 1.0, 2.5]),
+                                   "seed": r.randint(0, 99)})
+        if kind == "dropout_training":
+            return Node("dropout", [self.operand(lambda s: True)],
+                        {"ratio": r.choice([0.0, 0.5]), "training": True})
         raise AssertionError(kind)
 
     def make_fused(self):
@@ -499,10 +507,16 @@ class Generator:
         return Node("fused", operands, {"kind": r.choice(
             ["user_group", "conv2d_relu", "x"])}, body=body)
 
-    def generate(self, size):
+    def generate(self, size, random_ops=False):
+        """A graph of about `size` ops; with `random_ops`, random_uniform and
+        training dropout among them (side effects: never folded, erased or
+        fused; such a graph is not run, see run_graph)."""
         r = self.rng
         kinds = list(OP_WEIGHTS)
         weights = [OP_WEIGHTS[k] for k in kinds]
+        if random_ops:
+            kinds += ["random_uniform", "dropout_training"]
+            weights += [1.5, 1.5]
         self.input(self.random_shape(4))
         if r.random() < 0.5:
             self.input(self.random_shape(2))
@@ -535,8 +549,15 @@ class Generator:
 
 
 def generate(seed):
+    """The graph of `seed`: one in ten has random ops."""
     r = random.Random(seed)
-    return Generator(seed).generate(r.randint(1, 14))
+    size = r.randint(1, 14)
+    return Generator(seed).generate(size, random_ops=r.random() < 0.1)
+
+
+def has_random_ops(graph):
+    return any(n.kind == "random_uniform" or n.attrs.get("training")
+               or (n.body and has_random_ops(n.body)) for n in graph.nodes)
 
 
 # ===--------------------------------------------------------------------=== #
@@ -569,6 +590,12 @@ def fmt_attrs(node):
         items = ["min = " + fmt_float(a["min"]), "max = " + fmt_float(a["max"])]
     elif k == "dropout":
         items = ["ratio = " + fmt_float(a["ratio"])]
+        if a.get("training"):
+            items.append("training")
+    elif k == "random_uniform":
+        items = ["shape = " + arr(a["shape"]), "low = " + fmt_float(a["low"]),
+                 "high = " + fmt_float(a["high"]),
+                 "seed = %d : i64" % a["seed"]]
     elif k == "gemm":
         items = ["alpha = " + fmt_float(a["alpha"]),
                  "beta = " + fmt_float(a["beta"])]
@@ -651,7 +678,8 @@ def to_mlir(graph, header=()):
     number(graph)
     args = graph.inputs()
     lines = ["// " + h for h in header]
-    lines.append("// EXPECT: " + expect_expression(graph))
+    if not has_random_ops(graph):
+        lines.append("// EXPECT: " + expect_expression(graph))
     results = ", ".join(ttype(o.shape(i)) for o, i in graph.outputs)
     lines.append("func.func @main(%s) -> (%s) {" % (", ".join(
         "%%%s: %s" % (a.id, ttype(a.shape())) for a in args), results))
@@ -946,20 +974,73 @@ class Outcome:
         return "%s: %s" % (self.kind, self.detail) if self.detail else self.kind
 
     def signature(self):
-        """What reduction must preserve: the kind, and the level for a
-        crash or refusal (a mismatch may move between outputs)."""
-        level = re.match(r"-O\d", self.detail or "")
-        return (self.kind, level.group(0) if level and
-                self.kind != "mismatch" else None)
+        """What reduction must preserve: the kind, and the tool and level of
+        a crash, hang or refusal, or which check a mismatch failed (a wrong
+        value may move between outputs and levels)."""
+        detail = self.detail or ""
+        if self.kind == "mismatch":
+            return (self.kind, "run" if detail.startswith("-O")
+                    else detail.split(":")[0])
+        return (self.kind, detail.split(":")[0])
+
+
+def run_tool(cmd, timeout):
+    """(Outcome or None, stdout): a crash or hang as an Outcome."""
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Outcome("hang", "%s: no result after %d s" % (
+            os.path.basename(cmd[0]), timeout)), None
+    err = proc.stderr.decode(errors="replace").strip()
+    if proc.returncode < 0 or proc.returncode > 1 or "Assertion" in err or \
+            "Sanitizer" in err or "runtime error" in err:
+        return Outcome("crash", "%s: exit %d: %s" % (
+            " ".join(os.path.basename(c) for c in cmd[:2]), proc.returncode,
+            last_lines(err))), None
+    if proc.returncode == 1:
+        return Outcome("refused", "%s: %s" % (
+            " ".join(os.path.basename(c) for c in cmd[:2]),
+            last_lines(err))), None
+    return None, proc.stdout.decode(errors="replace")
+
+
+def check_optimize(path, text, bindir, timeout):
+    """graph-optimize keeps the graph valid, is idempotent (a second run
+    changes nothing) and keeps every op with a side effect."""
+    graph_opt = os.path.join(bindir, "graph-opt")
+    bad, once = run_tool([graph_opt, "--graph-optimize", path], timeout)
+    if bad:
+        return bad
+    again = path + ".optimized.mlir"
+    with open(again, "w") as f:
+        f.write(once)
+    bad, twice = run_tool([graph_opt, "--graph-optimize", again], timeout)
+    if bad:
+        return bad
+    if once != twice:
+        return Outcome("mismatch", "graph-optimize is not idempotent")
+    count = lambda t: (t.count("graph.random_uniform"),
+                       len(re.findall(r"dropout.*training", t)))
+    if count(once) != count(text):
+        return Outcome("mismatch", "graph-optimize changed the random ops: "
+                       "%s before, %s after" % (count(text), count(once)))
+    return None
 
 
 def run_graph(graph, bindir, work, input_seed=0, timeout=120, levels=(0, 3)):
-    """Runs `graph` through graph-run at each level and compares with NumPy.
-    Returns an Outcome."""
+    """Checks `graph-optimize` on `graph`, then runs it through graph-run at
+    each level and compares with NumPy (unless it has random ops). Returns
+    an Outcome."""
     text = to_mlir(graph)
     path = os.path.join(work, "graph.mlir")
     with open(path, "w") as f:
         f.write(text)
+    bad = check_optimize(path, text, bindir, timeout)
+    if bad:
+        return bad
+    if has_random_ops(graph):
+        return Outcome("ok")
     inputs = ref.graph_run_random(input_seed,
                                   [n.shape() for n in graph.inputs()])
     want = evaluate(graph, inputs)
@@ -974,20 +1055,9 @@ def run_graph(graph, bindir, work, input_seed=0, timeout=120, levels=(0, 3)):
                "--seed", str(input_seed)]
         for o in outs:
             cmd += ["--output", o]
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return Outcome("hang", "-O%d: no result after %d s" % (level,
-                                                                   timeout))
-        err = proc.stderr.decode(errors="replace").strip()
-        if proc.returncode < 0 or proc.returncode > 1 or \
-                "Assertion" in err or "Sanitizer" in err or \
-                "runtime error" in err:
-            return Outcome("crash", "-O%d: exit %d: %s" % (
-                level, proc.returncode, last_lines(err)))
-        if proc.returncode == 1:
-            return Outcome("refused", "-O%d: %s" % (level, last_lines(err)))
+        bad, _ = run_tool(cmd, timeout)
+        if bad:
+            return bad
         if tols is None:
             tols = tolerance(graph, inputs, want)
         for i, o in enumerate(outs):
