@@ -15,12 +15,12 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Liveness.h"
 #include "graph/Transforms/Passes.h"
+#include "graph/Transforms/RewriteDriver.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -164,20 +164,17 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
   void runOnOperation() override {
     // Folding batch_norm into weights checks them before it computes.
     ScopedFoldLimits limits({maxElements, FoldLimits::kDefaultMaxWork});
-    // Fusion only regroups ops: no folding, no constant merging, no region
-    // rewrites, so that the pass does exactly what it says.
-    GreedyRewriteConfig config;
-    config.enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // Fusion only regroups ops: no folding, and no erasing of ops that were
+    // dead already (graph-eliminate-dead-code's job); the patterns erase
+    // only the dead users of the intermediates they fuse.
 
     // Folding batch_norm first lets conv -> batch_norm -> relu with constant
     // parameters fuse as conv2d_relu, one op less per element.
-    if (foldBatchNorm && failed(applyPatternsGreedily(
-                             getOperation(), foldBatchNormPatterns, config)))
+    if (foldBatchNorm && failed(applyPatternsKeepingDeadOps(
+                             getOperation(), foldBatchNormPatterns)))
       return signalPassFailure();
-    if (failed(applyPatternsGreedily(getOperation(), fuseEpiloguePatterns,
-                                     config)))
+    if (failed(
+            applyPatternsKeepingDeadOps(getOperation(), fuseEpiloguePatterns)))
       return signalPassFailure();
   }
 

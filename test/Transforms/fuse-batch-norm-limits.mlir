@@ -25,15 +25,15 @@ func.func @huge_splat_weight_two_factors(%x: tensor<1x1x262144x262144xf32>) -> t
 // -----
 
 // One factor for every filter keeps the weight a splat: it folds at any size.
-// s = 2 / sqrt(4) = 1, W' = 3 * 1; b' = (0 - 1) * 1 + 0.5 = -0.5.
+// s = 4 / sqrt(4) = 2, W' = 3 * 2; b' = (0 - 1) * 2 + 0.5 = -1.5.
 // CHECK-LABEL: func.func @huge_splat_weight_one_factor
-// CHECK-DAG: %[[W:.*]] = graph.constant dense<3.000000e+00> : tensor<2x1x262144x262144xf32>
-// CHECK-DAG: %[[B:.*]] = graph.constant dense<-5.000000e-01> : tensor<2xf32>
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<6.000000e+00> : tensor<2x1x262144x262144xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<-1.500000e+00> : tensor<2xf32>
 // CHECK: graph.conv2d %{{.*}}, %[[W]], %[[B]]
 // CHECK-NOT: graph.batch_norm
 func.func @huge_splat_weight_one_factor(%x: tensor<1x1x262144x262144xf32>) -> tensor<1x2x1x1xf32> {
   %w = graph.constant dense<3.0> : tensor<2x1x262144x262144xf32>
-  %s = graph.constant dense<2.0> : tensor<2xf32>
+  %s = graph.constant dense<4.0> : tensor<2xf32>
   %b = graph.constant dense<0.5> : tensor<2xf32>
   %m = graph.constant dense<1.0> : tensor<2xf32>
   %v = graph.constant dense<4.0> : tensor<2xf32>
