@@ -357,7 +357,7 @@ class Generator:
             return Node(kind, [self.operand(lambda s: True)],
                         {"min": lo, "max": lo + r.choice([0.5, 1.0, 6.0])})
         if kind == "softmax":
-            x = self.operand(lambda s: True)
+            x = self.operand(lambda s: len(s) >= 1)
             rank = len(x[0].shape(x[1]))
             return Node(kind, [x], {"axis": r.randint(-rank, rank - 1)})
         if kind in ("add", "sub", "mul", "div"):
@@ -450,7 +450,7 @@ class Generator:
             r.shuffle(perm)
             return Node(kind, [x], {"perm": tuple(perm)})
         if kind == "concat":
-            x = self.operand(lambda s: True)
+            x = self.operand(lambda s: len(s) >= 1)
             shape = x[0].shape(x[1])
             axis = r.randrange(len(shape))
             ops = [x]
