@@ -217,6 +217,20 @@ def overflow(kind):
     return model([node], [x], [value("y", [1, 1, 1, 1])], [w])
 
 
+def nested(depth):
+    """If nodes nested `depth` deep in their then-branches: protobuf refuses
+    messages nested over 100 deep, before any recursion of the importer."""
+    out = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    leaf = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])], "leaf", [], [out])
+    g = leaf
+    for d in range(depth):
+        g = helper.make_graph(
+            [helper.make_node("If", ["c"], ["y"], then_branch=g,
+                              else_branch=leaf)], "g%d" % d, [], [out])
+    return helper.make_model(g)
+
+
 def not_a_model():
     """A valid protobuf that also parses as a ModelProto (its field 1 is
     unknown there, its field 2 a producer_name), but has no graph."""
@@ -252,6 +266,9 @@ def main():
                         size_threshold=0)
         if name == "external_missing":
             os.remove(os.path.join(os.path.dirname(out), "weights.bin"))
+    elif name == "nested":
+        with open(out, "wb") as f:
+            f.write(nested(500).SerializeToString())
     elif name == "not_a_model":
         with open(out, "wb") as f:
             f.write(not_a_model().SerializeToString())
