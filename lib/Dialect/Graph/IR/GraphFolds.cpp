@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -667,19 +668,26 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
   if (body.getNumArguments() != adaptor.getInputs().size())
     return failure();
 
-  // Evaluate the body op by op through the ops' own fold hooks. An operand
-  // whose block argument the body never reads need not be constant: the
-  // result does not depend on it (and DCE would drop it, so that folding
-  // before and after DCE agree).
-  llvm::DenseMap<Value, Attribute> known;
-  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs())) {
-    if (!attr && !arg.use_empty())
-      return failure();
-    known[arg] = attr;
+  // Only what the yielded values depend on is evaluated: an operand or a
+  // body op they do not need may be anything. (DCE would drop them, and
+  // folding must agree before and after DCE.)
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> worklist(getYield().getValues());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == &body && needed.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
   }
+
+  // Evaluate them op by op through the ops' own fold hooks.
+  llvm::DenseMap<Value, Attribute> known;
+  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs()))
+    known[arg] = attr;
   for (Operation &op : body.without_terminator()) {
     if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
       return failure();
+    if (!needed.contains(&op))
+      continue;
     SmallVector<Attribute> operands;
     for (Value operand : op.getOperands()) {
       Attribute attr = known.lookup(operand);
