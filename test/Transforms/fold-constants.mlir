@@ -237,6 +237,27 @@ func.func @fused_unused_operand(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor
   return %0, %2 : tensor<2x2xf32>, tensor<2x2xf32>
 }
 
+// A yielded block argument folds to its operand, constant or not, so that a
+// result nobody uses (which DCE would drop) does not keep the other from
+// folding; an identity graph.fused folds away (found by random graphs).
+// CHECK-LABEL: func.func @fused_yields_arguments
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK: %[[B:.*]] = graph.constant dense<5.000000e-01> : tensor<3xf32>
+// CHECK-NOT: graph.fused
+// CHECK: return %[[B]], %[[A]], %[[A]]
+func.func @fused_yields_arguments(%a: tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %b = graph.constant dense<0.5> : tensor<3xf32>
+  %0:2 = graph.fused "k" (%a, %b) : (tensor<2xf32>, tensor<3xf32>) -> (tensor<2xf32>, tensor<3xf32>) {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<3xf32>):
+    graph.yield %x, %y : tensor<2xf32>, tensor<3xf32>
+  }
+  %1 = graph.fused "identity" (%a) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%x: tensor<2xf32>):
+    graph.yield %x : tensor<2xf32>
+  }
+  return %0#1, %0#0, %1 : tensor<3xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
 // Folding erases no dead op: an unused op of a non-constant input and the
 // constant operands of a fold stay for graph-eliminate-dead-code; an unused
 // op of constants folds to an unused constant. Its own scratch constant

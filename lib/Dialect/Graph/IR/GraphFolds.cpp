@@ -669,8 +669,9 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
     return failure();
 
   // Only what the yielded values depend on is evaluated: an operand or a
-  // body op they do not need may be anything. (DCE would drop them, and
-  // folding must agree before and after DCE.)
+  // body op they do not need may be anything (DCE would drop them, and
+  // folding must agree before and after DCE), and a yielded block argument
+  // folds to its operand whatever it is.
   llvm::SmallPtrSet<Operation *, 16> needed;
   SmallVector<Value> worklist(getYield().getValues());
   while (!worklist.empty()) {
@@ -710,9 +711,18 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
     }
   }
 
+  // A yielded block argument is its operand, constant or not: the identity.
   SmallVector<OpFoldResult> values;
   for (auto [yielded, result] :
        llvm::zip(getYield().getValues(), getResults())) {
+    if (auto arg = dyn_cast<BlockArgument>(yielded);
+        arg && arg.getOwner() == &body) {
+      Value operand = getInputs()[arg.getArgNumber()];
+      if (operand.getType() != result.getType())
+        return failure();
+      values.push_back(operand);
+      continue;
+    }
     auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(yielded));
     if (!typed || typed.getType() != result.getType())
       return failure();
