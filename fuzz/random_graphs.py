@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -1318,10 +1319,14 @@ def campaign(args):
     counts = {}
     failures = []
     ops = 0
+    start = time.time()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(check_seed, s, bindir, args.timeout,
                                args.reduce, args.save) for s in seeds]
-        for fut in futures:
+        for done, fut in enumerate(futures, 1):
+            if args.progress and done % args.progress == 0:
+                print("... %d graphs, %d failed, %.0f s" % (
+                    done - 1, len(failures), time.time() - start), flush=True)
             r = fut.result()
             kind = r["outcome"].kind
             counts[kind] = counts.get(kind, 0) + 1
@@ -1338,9 +1343,10 @@ def campaign(args):
                         r["reduced"]), flush=True)
     total = len(seeds)
     print("%d graphs (%d ops), %d ok, %d mismatches, %d crashes, %d hangs, "
-          "%d refused" % (total, ops, counts.get("ok", 0),
+          "%d refused (%.0f s)" % (total, ops, counts.get("ok", 0),
                           counts.get("mismatch", 0), counts.get("crash", 0),
-                          counts.get("hang", 0), counts.get("refused", 0)))
+                          counts.get("hang", 0), counts.get("refused", 0),
+                          time.time() - start))
     return 1 if failures else 0
 
 
@@ -1381,6 +1387,8 @@ def main(argv):
     c.add_argument("--timeout", type=int, default=300)
     c.add_argument("--reduce", action="store_true")
     c.add_argument("--save")
+    c.add_argument("--progress", type=int, default=0,
+                   help="print a line every N graphs")
     s = sub.add_parser("reduce-selftest")
     s.add_argument("--bin")
     args = parser.parse_args(argv)
