@@ -258,6 +258,29 @@ func.func @fused_yields_arguments(%a: tensor<2xf32>) -> (tensor<3xf32>, tensor<2
   return %0#1, %0#0, %1 : tensor<3xf32>, tensor<2xf32>, tensor<2xf32>
 }
 
+// A result nobody uses may fold to anything (here a zero that DCE sweeps):
+// it does not keep the used ones from folding. With no result used, the
+// op folds whole or not at all: dead code stays for DCE (found by random
+// graphs, as a graph-optimize that was not idempotent).
+// CHECK-LABEL: func.func @fused_unused_result
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK: graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[DEAD:.*]]:2 = graph.fused "dead"
+// CHECK: return %[[A]]
+func.func @fused_unused_result(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0:2 = graph.fused "k" (%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %1 = graph.relu %x : tensor<2xf32>
+    graph.yield %1, %x : tensor<2xf32>, tensor<2xf32>
+  }
+  %2:2 = graph.fused "dead" (%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %3 = graph.relu %x : tensor<2xf32>
+    graph.yield %3, %x : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#1 : tensor<2xf32>
+}
+
 // Folding erases no dead op: an unused op of a non-constant input and the
 // constant operands of a fold stay for graph-eliminate-dead-code; an unused
 // op of constants folds to an unused constant. Its own scratch constant

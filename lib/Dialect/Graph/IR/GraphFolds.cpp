@@ -668,12 +668,22 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
   if (body.getNumArguments() != adaptor.getInputs().size())
     return failure();
 
-  // Only what the yielded values depend on is evaluated: an operand or a
-  // body op they do not need may be anything (DCE would drop them, and
-  // folding must agree before and after DCE), and a yielded block argument
-  // folds to its operand whatever it is.
+  // Only what the results in use depend on is evaluated (all results when
+  // none is used: the op is then folded whole or not at all, as dead code is
+  // DCE's to erase). An operand, a body op or a result that they do not need
+  // may be anything: DCE would drop it, and folding must agree before and
+  // after DCE. A yielded block argument folds to its operand, whatever it is.
+  ValueRange yielded = getYield().getValues();
+  bool anyUsed = llvm::any_of(
+      getResults(), [](OpResult result) { return !result.use_empty(); });
+  auto isRequired = [&](OpResult result) {
+    return !anyUsed || !result.use_empty();
+  };
   llvm::SmallPtrSet<Operation *, 16> needed;
-  SmallVector<Value> worklist(getYield().getValues());
+  SmallVector<Value> worklist;
+  for (auto [value, result] : llvm::zip(yielded, getResults()))
+    if (isRequired(result))
+      worklist.push_back(value);
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (def && def->getBlock() == &body && needed.insert(def).second)
@@ -711,11 +721,9 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
     }
   }
 
-  // A yielded block argument is its operand, constant or not: the identity.
   SmallVector<OpFoldResult> values;
-  for (auto [yielded, result] :
-       llvm::zip(getYield().getValues(), getResults())) {
-    if (auto arg = dyn_cast<BlockArgument>(yielded);
+  for (auto [value, result] : llvm::zip(yielded, getResults())) {
+    if (auto arg = dyn_cast<BlockArgument>(value);
         arg && arg.getOwner() == &body) {
       Value operand = getInputs()[arg.getArgNumber()];
       if (operand.getType() != result.getType())
@@ -723,7 +731,10 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
       values.push_back(operand);
       continue;
     }
-    auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(yielded));
+    auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(value));
+    if (!typed && !isRequired(result))
+      typed = dyn_cast_if_present<TypedAttr>(
+          Builder(getContext()).getZeroAttr(result.getType()));
     if (!typed || typed.getType() != result.getType())
       return failure();
     values.push_back(typed);
