@@ -281,6 +281,33 @@ func.func @fused_unused_result(%a: tensor<2xf32>) -> tensor<2xf32> {
   return %0#1 : tensor<2xf32>
 }
 
+// The second group folds (an identity) and takes the last user of the
+// first group's second result: the first group then folds too, in the same
+// run (found by random graphs: a second graph-optimize changed the IR).
+// CHECK-LABEL: func.func @fused_loses_user
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK-NOT: graph.fused
+// CHECK: %[[C:.*]] = graph.constant dense<6.000000e+00> : tensor<3xf32>
+// CHECK-NOT: graph.fused
+// CHECK: return %[[C]], %[[A]]
+func.func @fused_loses_user(%a: tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
+  %0:2 = graph.fused "first" (%a) : (tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %c = graph.constant dense<-2.0> : tensor<3xf32>
+    %1 = graph.mul %c, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %2 = graph.sub %1, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %3 = graph.div %2, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %4 = graph.mul %3, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %5 = graph.tanh %x : tensor<2xf32>
+    graph.yield %4, %5 : tensor<3xf32>, tensor<2xf32>
+  }
+  %6 = graph.fused "second" (%a, %0#1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<2xf32>):
+    graph.yield %x : tensor<2xf32>
+  }
+  return %0#0, %6 : tensor<3xf32>, tensor<2xf32>
+}
+
 // Folding erases no dead op: an unused op of a non-constant input and the
 // constant operands of a fold stay for graph-eliminate-dead-code; an unused
 // op of constants folds to an unused constant. Its own scratch constant
