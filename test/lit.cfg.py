@@ -95,3 +95,17 @@ if shutil.which("chromium") or shutil.which("chromium-browser"):
 else:
     lit_config.note("chromium not found: the graph-viz browser tests are "
                     "skipped (UNSUPPORTED)")
+
+# The x86 vector extensions of this machine, for the tests that run code for
+# each instruction-set level the host can execute (REQUIRES: host-cpu-avx2).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                for flag in ("avx512f", "avx2", "avx", "fma", "sse4_2"):
+                    if flag in flags:
+                        config.available_features.add("host-cpu-" + flag)
+                break
+except OSError:
+    pass

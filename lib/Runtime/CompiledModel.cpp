@@ -17,6 +17,7 @@
 #include "graph/Runtime/AllocationCounter.h"
 #include "graph/Runtime/Errors.h"
 #include "graph/Support/NestingDepth.h"
+#include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
@@ -235,6 +236,16 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!module)
     return makeReportedError();
 
+  // The target first: code for a CPU this machine cannot run must not be
+  // made, let alone called.
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::get(options.targetCpu, options.targetFeatures);
+  if (!target)
+    return target.takeError();
+  std::string whyNot;
+  if (!target->runsOnHost(whyNot))
+    return makeError("cannot run code for " + target->cpu + " here: " + whyNot);
+
   std::unique_ptr<CompiledModel> model(new CompiledModel());
   llvm::Expected<ModelSignature> signature =
       readSignature(*module, options.entry);
@@ -249,7 +260,10 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return makeError("opt-level must be 0, 1, 2 or 3, got " +
                      llvm::Twine(options.optLevel));
   if (options.loweringPipeline.empty()) {
-    graph::buildGraphLowerToLLVMPipeline(pm);
+    GraphLowerToLLVMOptions lowerOptions;
+    lowerOptions.targetCpu = options.targetCpu;
+    lowerOptions.targetFeatures = options.targetFeatures;
+    graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
   } else {
     std::string parseErrors;
     llvm::raw_string_ostream os(parseErrors);
@@ -276,24 +290,42 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   // LLVM's own optimization and code generation: O3 for the target CPU at
   // every graph opt-level, so that only graph-optimize differs between
   // levels.
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> tmBuilder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return makeError("cannot target the host: " +
-                     llvm::toString(tmBuilder.takeError()));
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // Exactly the target's CPU and features, not the host's.
+  llvm::orc::JITTargetMachineBuilder tmBuilder{llvm::Triple(target->triple)};
+  tmBuilder.setCPU(target->cpu);
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(target->features)
+      .split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  tmBuilder.addFeatures(
+      std::vector<std::string>(features.begin(), features.end()));
+  tmBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
-      tmBuilder->createTargetMachine();
+      tmBuilder.createTargetMachine();
   if (!tm)
-    return makeError("cannot target the host: " +
+    return makeError("cannot generate code for " + target->describe() + ": " +
                      llvm::toString(tm.takeError()));
-  std::function<llvm::Error(llvm::Module *)> transformer = withAddressSanitizer(
+  std::function<llvm::Error(llvm::Module *)> optimize = withAddressSanitizer(
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, tm->get()));
+  std::function<llvm::Error(llvm::Module *)> transformer = optimize;
+  if (!options.objectDumpPath.empty()) {
+    // The debugging aid writes the optimized LLVM IR beside the object.
+    std::string irPath = options.objectDumpPath + ".ll";
+    transformer = [optimize, irPath](llvm::Module *module) -> llvm::Error {
+      if (llvm::Error error = optimize(module))
+        return error;
+      std::error_code ec;
+      llvm::raw_fd_ostream os(irPath, ec);
+      if (!ec)
+        module->print(os, nullptr);
+      return llvm::Error::success();
+    };
+  }
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enableObjectDump = !options.objectDumpPath.empty();
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*module, engineOptions, std::move(*tm));
   if (!engine)
@@ -311,7 +343,10 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return makeError("cannot JIT-compile @" + options.entry + ": " +
                      llvm::toString(entryFn.takeError()));
   model->entryFn = *entryFn;
+  if (!options.objectDumpPath.empty())
+    model->engine->dumpToObjectFile(options.objectDumpPath);
 
+  model->target = target->describe();
   std::chrono::duration<double, std::milli> elapsed =
       std::chrono::steady_clock::now() - start;
   model->compileMillis = elapsed.count();

@@ -113,11 +113,28 @@ static cl::opt<std::string> entry("entry",
                                   cl::value_desc("NAME"), cl::init("main"),
                                   cl::cat(category));
 
+static cl::opt<std::string> targetCpu(
+    "target-cpu",
+    cl::desc("The CPU to generate code for, an LLVM CPU name such as "
+             "haswell, znver3 or skylake-avx512 (default: this machine's)"),
+    cl::value_desc("NAME"), cl::init(""), cl::cat(category));
+
+static cl::opt<std::string> targetFeatures(
+    "target-features",
+    cl::desc("Target features to add or remove on top of the CPU's, e.g. "
+             "-avx512f or +avx2,+fma (default: none)"),
+    cl::value_desc("+f,-g"), cl::init(""), cl::cat(category));
+
 static cl::opt<std::string> loweringPipeline(
     "lowering-pipeline",
     cl::desc("Debugging aid: a textual pass pipeline that replaces "
              "graph-lower-to-llvm"),
     cl::Hidden, cl::init(""), cl::cat(category));
+
+static cl::opt<std::string> dumpObject(
+    "dump-object",
+    cl::desc("Debugging aid: write the object code the JIT made to FILE"),
+    cl::value_desc("FILE"), cl::Hidden, cl::init(""), cl::cat(category));
 
 static constexpr unsigned kDefaultCompareRuns = 20;
 
@@ -490,6 +507,9 @@ static int runTool() {
   options.entry = entry;
   options.optLevel = optLevel;
   options.loweringPipeline = loweringPipeline;
+  options.targetCpu = targetCpu;
+  options.targetFeatures = targetFeatures;
+  options.objectDumpPath = dumpObject;
   // Only timed compilations need the process warmed up first.
   if (bench || compare)
     CompiledModel::warmUp(context, options);
@@ -532,6 +552,8 @@ static int runTool() {
   if (!makeOutputs(**model, outputBuffers, outputPtrs))
     return 1;
   std::string levelName = "-O" + std::to_string(optLevel);
+  if (bench || compare)
+    llvm::outs() << "target: " << (*model)->getTargetDescription() << "\n";
 
   if (compare) {
     options.optLevel = 0;

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class RewritePatternSet;
@@ -29,9 +30,26 @@ namespace graph {
 /// arith and math ops on tensors.
 void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
 
+/// Options of `graph-lower-to-llvm`.
+struct GraphLowerToLLVMOptions
+    : public PassPipelineOptions<GraphLowerToLLVMOptions> {
+  PassOptions::Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("The LLVM CPU to generate code for (default: this "
+                     "machine's)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("Target features to add or remove, e.g. "
+                     "+avx2,-avx512f"),
+      llvm::cl::init("")};
+};
+
 /// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM
 /// dialect out, runnable by mlir-runner and graph-run.
-void buildGraphLowerToLLVMPipeline(OpPassManager &pm);
+void buildGraphLowerToLLVMPipeline(
+    OpPassManager &pm,
+    const GraphLowerToLLVMOptions &options = GraphLowerToLLVMOptions());
 
 /// Registers `graph-lower-to-llvm`.
 void registerGraphLowerToLLVMPipeline();

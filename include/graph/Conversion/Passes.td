@@ -64,7 +64,19 @@ def GraphVectorize : Pass<"graph-vectorize"> {
     micro-kernel, elementwise ops with one vector per innermost row, and
     `tensor.pad` as a filled buffer the padded value is written into. Tile
     sizes divide the dimensions, so every tile has a static shape.
+
+    Every size comes from the target description (`CPUTarget`): the f32
+    lanes of a vector, the number of vector registers that accumulators,
+    weight rows and broadcasts must share, the transpose block. The target is
+    this machine unless `target-cpu` / `target-features` name another.
   }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The LLVM CPU to tile for (default: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"\"\"",
+           "Target features to add or remove, e.g. +avx2,-avx512f">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",

@@ -65,6 +65,8 @@ struct CompileOptions {
   /// remove (`+avx2,-avx512f`); empty for the host's.
   std::string targetCpu;
   std::string targetFeatures;
+  /// A debugging aid: write the object code the JIT made to this file.
+  std::string objectDumpPath;
 };
 
 /// Registers what compiling a model needs in a context: the graph dialect,
@@ -100,6 +102,9 @@ public:
   /// Parse, passes and JIT code generation, in milliseconds.
   double getCompileMillis() const { return compileMillis; }
 
+  /// The CPU the code was generated for, described.
+  const std::string &getTargetDescription() const { return target; }
+
   /// Buffers for the outputs, or an error naming the output that could not
   /// be allocated.
   llvm::Expected<std::vector<TensorBuffer>> allocateOutputs() const;
@@ -118,6 +123,7 @@ private:
   /// The lowering passed memrefs as bare pointers rather than descriptors.
   bool barePointers = false;
   double compileMillis = 0;
+  std::string target;
 };
 
 } // namespace runtime

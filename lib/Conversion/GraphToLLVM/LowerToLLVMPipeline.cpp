@@ -157,7 +157,8 @@ struct FuseElementwiseOpsPass
 };
 } // namespace
 
-void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
+void mlir::graph::buildGraphLowerToLLVMPipeline(
+    OpPassManager &pm, const GraphLowerToLLVMOptions &options) {
   // Graph ops to linalg on tensors; each graph.fused becomes one tiled kernel.
   pm.addPass(createConvertGraphToLinalg());
   pm.addPass(createGraphLowerFused());
@@ -166,7 +167,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 
   // Register tiles and vectors for the compute-heavy ops, still on tensors.
-  pm.addPass(createGraphVectorize());
+  GraphVectorizeOptions vectorizeOptions;
+  vectorizeOptions.targetCpu = options.targetCpu;
+  vectorizeOptions.targetFeatures = options.targetFeatures;
+  pm.addPass(createGraphVectorize(vectorizeOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -233,7 +237,7 @@ void mlir::graph::registerGraphLowerToLLVMPipeline() {
   PassRegistration<DistinctResultBuffersPass>();
   PassRegistration<StridedCopiesToLoopsPass>();
   PassRegistration<EmitCInterfacePass>();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GraphLowerToLLVMOptions>(
       "graph-lower-to-llvm",
       "Lower graph ops to the LLVM dialect, runnable by mlir-runner and "
       "graph-run",

@@ -1,4 +1,5 @@
-//===- Vectorize.cpp - Register tiles and vectors for the host --*- C++ -*-===//
+//===- Vectorize.cpp - Register tiles and vectors for the target -*- C++
+//-*-===//
 //
 // Tiles the compute-heavy linalg ops to register-sized tiles and vectorizes
 // them, on tensors, before bufferization:
@@ -9,16 +10,18 @@
 //    reduction loops;
 //  - depthwise_conv_2d_nhwc_hwc: likewise, with channel tiles;
 //  - matmul: M x N x K tiles, the same outer-product micro-kernel;
-//  - elementwise ops, fills and broadcasts: one vector per innermost row;
+//  - elementwise ops, fills and broadcasts: a few vectors per innermost row;
 //  - transposes of the innermost dimension (NCHW <-> NHWC around each
-//    convolution): blocks of up to 16 x 16, transposed by shuffles;
+//    convolution): square blocks of one vector's lanes, by shuffles;
 //  - tensor.pad: a filled buffer that the padded value is inserted into.
 // Tiles have static shapes (tile sizes divide the dimensions), which the
-// vectorizer needs.
+// vectorizer needs. Every size follows from the target description
+// (CPUTarget): vector lanes and the register file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/Conversion/Passes.h"
+#include "graph/Target/CPU/CPUTarget.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -39,36 +42,129 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-// Register tiles for AVX-512: 16 f32 lanes, 32 vector registers. An 8 x 32
-// accumulator tile is 16 registers, leaving room for the weight rows and the
-// broadcast inputs.
-static constexpr int64_t kRowTile = 8;
-static constexpr int64_t kLaneTile = 32;
-static constexpr int64_t kReductionTile = 8;
-/// f32 lanes of an AVX-512 register.
-static constexpr int64_t kVectorLanes = 16;
-/// The innermost vector of elementwise ops.
-static constexpr int64_t kElementwiseTile = 64;
-/// The largest tile of a transpose that swaps the innermost dimension: a
-/// 16 x 16 f32 block, transposed by shuffles of whole AVX-512 vectors.
-static constexpr int64_t kTransposeTile = 16;
-
-/// The largest divisor of `size` that is at most `limit` (at least 1): tiles
-/// that divide their dimension all have the same static shape.
-static int64_t divisorTile(int64_t size, int64_t limit) {
-  for (int64_t t = std::min(size, std::max<int64_t>(limit, 1)); t > 1; --t)
-    if (size % t == 0)
-      return t;
-  return 1;
+/// The largest power of two that divides `size` and is at most `limit`.
+///
+/// Every tile size that becomes the innermost dimension of a vector is one:
+/// LLVM's handling of odd vector types (<6 x float>, <24 x float>) is where
+/// its bugs live. One was found here: 6-wide transposes of a grouped,
+/// padded convolution, optimized for Sandy Bridge (AVX without FMA), gave
+/// wrong values once `infer-alignment` had run (test/Integration/targets/
+/// avx.test). Power-of-two vectors are also the ones that map onto whole
+/// registers.
+static int64_t powerOfTwoTile(int64_t size, int64_t limit) {
+  int64_t tile = 1;
+  while (tile * 2 <= limit && size % (tile * 2) == 0)
+    tile *= 2;
+  return tile;
 }
 
+namespace {
+/// A register tile of a contraction micro-kernel: `rows` output rows (output
+/// pixels of a convolution, rows of a matmul) by `lanes` output channels, the
+/// accumulators held in rows x ceil(lanes / f32 lanes) vector registers.
+struct RegisterTile {
+  int64_t rows = 1;
+  int64_t lanes = 1;
+};
+
+/// What a micro-kernel keeps in registers besides its accumulators, per
+/// reduction step.
+struct KernelShape {
+  /// Vector registers per accumulator column: the weight row of a
+  /// broadcast-FMA kernel (1), or the weight and input vectors of a
+  /// depthwise one (2).
+  int64_t registersPerColumn;
+  /// Registers for the whole tile: the broadcast input of a broadcast-FMA
+  /// kernel (1).
+  int64_t fixedRegisters;
+  /// Whether inputs are broadcast scalars (one load per row and step) or
+  /// vectors loaded per accumulator (depthwise): only the former gains from
+  /// taller tiles.
+  bool broadcastsRows;
+};
+} // namespace
+
+/// Lane tiles for `channels`: a power of two of whole vectors that divides
+/// it, widest first (measured better than a fraction of a vector: 144
+/// channels tile as 16 lanes on AVX-512, not 24), else the largest power of
+/// two that divides it within one vector (12 channels on AVX2: 4 lanes).
+static SmallVector<int64_t>
+laneTileCandidates(int64_t channels, int64_t f32Lanes, int64_t maxVectors) {
+  SmallVector<int64_t> candidates;
+  for (int64_t v = maxVectors; v >= 1; v /= 2)
+    if (channels % (v * f32Lanes) == 0)
+      candidates.push_back(v * f32Lanes);
+  if (candidates.empty())
+    candidates.push_back(powerOfTwoTile(channels, f32Lanes));
+  return candidates;
+}
+
+/// The register tile for a contraction over `rowExtent` output rows and
+/// `channels` output channels, both divided exactly by the tile.
+///
+/// A tile is legal when its accumulators and the registers the kernel needs
+/// besides them fit in the register file. Among legal tiles, the one with the
+/// most FMAs per load wins (rows * columns / (rows + columns) for
+/// broadcast-FMA kernels), then the one with the most accumulators: enough
+/// independent accumulators hide the FMA latency (4 cycles on two ports: 8
+/// in flight). This is a heuristic fitted to x86 cores with two FMA ports
+/// (Zen 3/4, Skylake and later) and to Neoverse cores; where no tile reaches
+/// 8 accumulators the dimensions do not allow one.
+static RegisterTile chooseRegisterTile(const CPUTarget &target,
+                                       int64_t rowExtent, int64_t channels,
+                                       const KernelShape &shape) {
+  int64_t f32Lanes = target.getF32Lanes();
+  int64_t registers = target.numVectorRegisters;
+  RegisterTile best;
+  double bestScore = -1;
+  int64_t bestAccumulators = 0;
+  for (int64_t lanes :
+       laneTileCandidates(channels, f32Lanes, /*maxVectors=*/8)) {
+    int64_t columns = llvm::divideCeil(lanes, f32Lanes);
+    for (int64_t rows = std::min<int64_t>(rowExtent, 32); rows >= 1; --rows) {
+      if (rowExtent % rows != 0)
+        continue;
+      int64_t accumulators = rows * columns;
+      if (accumulators + columns * shape.registersPerColumn +
+              shape.fixedRegisters >
+          registers)
+        continue;
+      double score = shape.broadcastsRows
+                         ? double(accumulators) / double(rows + columns)
+                         : 0.0;
+      if (score > bestScore ||
+          (score == bestScore && accumulators > bestAccumulators)) {
+        best = {rows, lanes};
+        bestScore = score;
+        bestAccumulators = accumulators;
+      }
+    }
+  }
+  return best;
+}
+
+/// Broadcast-FMA kernels (convolution, matmul): a weight vector per column,
+/// one broadcast input.
+static constexpr KernelShape kBroadcastFMA = {1, 1, true};
+/// Depthwise kernels: per column a weight vector and an input vector.
+static constexpr KernelShape kDepthwise = {2, 0, false};
+
+/// The reduction steps of a contraction kernel unrolled in its body (input
+/// channels of a convolution, K of a matmul): enough independent FMAs per
+/// iteration to fill the pipeline, few enough to keep the body small. A
+/// power of two: the inputs are read as vectors of this many elements.
+static constexpr int64_t kReductionTile = 8;
+
+/// Vectors per row of an elementwise kernel: four loads in flight.
+static constexpr int64_t kElementwiseVectors = 4;
+
 /// Tile sizes for a transpose that moves the innermost dimension (the layout
-/// changes around convolutions): blocks of up to 16 x 16 over the output's
-/// innermost dimension and the one read contiguously from the input, 1
-/// elsewhere, transposed in registers by shuffles. Only those two dimensions
-/// need static sizes.
+/// changes around convolutions): square blocks of one vector's lanes over
+/// the output's innermost dimension and the one read contiguously from the
+/// input, 1 elsewhere, transposed in registers by shuffles. Only those two
+/// dimensions need static sizes.
 static std::optional<SmallVector<int64_t>>
-chooseTransposeTileSizes(linalg::TransposeOp op) {
+chooseTransposeTileSizes(const CPUTarget &target, linalg::TransposeOp op) {
   ArrayRef<int64_t> perm = op.getPermutation();
   int64_t rank = perm.size();
   if (rank < 2 || perm.back() == rank - 1)
@@ -79,20 +175,11 @@ chooseTransposeTileSizes(linalg::TransposeOp op) {
   if (ShapedType::isDynamic(ranges[inner]) ||
       ShapedType::isDynamic(ranges.back()))
     return std::nullopt;
+  int64_t block = target.getF32Lanes();
   SmallVector<int64_t> sizes(rank, 1);
-  sizes[inner] = divisorTile(ranges[inner], kTransposeTile);
-  sizes.back() = divisorTile(ranges.back(), kTransposeTile);
+  sizes[inner] = powerOfTwoTile(ranges[inner], block);
+  sizes.back() = powerOfTwoTile(ranges.back(), block);
   return sizes;
-}
-
-/// The lane tile of a channel dimension: whole 16-lane vectors whenever 16
-/// divides it (144 channels: 16 lanes, one vector, rather than 24, one and a
-/// half; measured faster than 48), else the largest divisor.
-static int64_t laneTile(int64_t size) {
-  for (int64_t t = kLaneTile; t >= kVectorLanes; t -= kVectorLanes)
-    if (size % t == 0)
-      return t;
-  return divisorTile(size, kLaneTile);
 }
 
 static bool hasStaticTensorSemantics(linalg::LinalgOp op) {
@@ -104,26 +191,34 @@ static bool hasStaticTensorSemantics(linalg::LinalgOp op) {
 /// Register tile sizes for `op`, one per loop, or nothing when it is not one
 /// of the ops this pass vectorizes.
 static std::optional<SmallVector<int64_t>>
-chooseTileSizes(linalg::LinalgOp op) {
+chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
   if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation()))
-    return chooseTransposeTileSizes(transpose);
+    return chooseTransposeTileSizes(target, transpose);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (isa<linalg::Conv2DNhwcHwcfOp>(op)) {
     // Loops: n, oh, ow, f, kh, kw, c.
-    return SmallVector<int64_t>{
-        1, 1, divisorTile(ranges[2], kRowTile),      laneTile(ranges[3]),
-        1, 1, divisorTile(ranges[6], kReductionTile)};
+    RegisterTile tile =
+        chooseRegisterTile(target, ranges[2], ranges[3], kBroadcastFMA);
+    return SmallVector<int64_t>{1,
+                                1,
+                                tile.rows,
+                                tile.lanes,
+                                1,
+                                1,
+                                powerOfTwoTile(ranges[6], kReductionTile)};
   }
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
     // Loops: n, oh, ow, c, kh, kw.
-    return SmallVector<int64_t>{
-        1, 1, divisorTile(ranges[2], kRowTile), laneTile(ranges[3]), 1, 1};
+    RegisterTile tile =
+        chooseRegisterTile(target, ranges[2], ranges[3], kDepthwise);
+    return SmallVector<int64_t>{1, 1, tile.rows, tile.lanes, 1, 1};
   }
   if (isa<linalg::MatmulOp>(op)) {
     // Loops: m, n, k.
-    return SmallVector<int64_t>{divisorTile(ranges[0], kRowTile),
-                                divisorTile(ranges[1], kLaneTile),
-                                divisorTile(ranges[2], kReductionTile)};
+    RegisterTile tile =
+        chooseRegisterTile(target, ranges[0], ranges[1], kBroadcastFMA);
+    return SmallVector<int64_t>{tile.rows, tile.lanes,
+                                powerOfTwoTile(ranges[2], kReductionTile)};
   }
   // Elementwise: every loop parallel, every operand read through a
   // permutation or broadcast of the loops.
@@ -133,7 +228,8 @@ chooseTileSizes(linalg::LinalgOp op) {
         return map.isProjectedPermutation();
       })) {
     SmallVector<int64_t> sizes(ranges.size(), 1);
-    sizes.back() = divisorTile(ranges.back(), kElementwiseTile);
+    sizes.back() = powerOfTwoTile(ranges.back(),
+                                  kElementwiseVectors * target.getF32Lanes());
     return sizes;
   }
   return std::nullopt;
@@ -144,9 +240,21 @@ struct GraphVectorizePass
     : public graph::impl::GraphVectorizeBase<GraphVectorizePass> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    llvm::Expected<CPUTarget> described =
+        CPUTarget::get(targetCpu, targetFeatures);
+    if (!described)
+      return emitError(UnknownLoc::get(context))
+             << "graph-vectorize: " << llvm::toString(described.takeError());
+    target = std::move(*described);
+    return success();
+  }
+
   void runOnOperation() override;
 
 private:
+  CPUTarget target;
+
   LogicalResult decomposePads();
   LogicalResult tileToRegisters(RewriterBase &rewriter);
   LogicalResult decomposeConvolutions();
@@ -176,11 +284,11 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
     bool tileable = isa<linalg::TransposeOp>(op.getOperation())
                         ? op.hasPureTensorSemantics()
                         : hasStaticTensorSemantics(op);
-    if (tileable && chooseTileSizes(op))
+    if (tileable && chooseTileSizes(target, op))
       targets.push_back(op);
   });
   for (linalg::LinalgOp op : targets) {
-    SmallVector<int64_t> sizes = *chooseTileSizes(op);
+    SmallVector<int64_t> sizes = *chooseTileSizes(target, op);
     if (sizes == op.getStaticLoopRanges())
       continue;
     scf::SCFTilingOptions options;
@@ -214,7 +322,7 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
       targets.push_back(op);
       return;
     }
-    std::optional<SmallVector<int64_t>> sizes = chooseTileSizes(op);
+    std::optional<SmallVector<int64_t>> sizes = chooseTileSizes(target, op);
     if (sizes && *sizes == op.getStaticLoopRanges())
       targets.push_back(op);
   });
@@ -270,10 +378,13 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
       patterns, vector::VectorContractLowering::OuterProduct);
   vector::populateVectorOuterProductLoweringPatterns(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  // 16 x 16 f32 transposes (the transpose tiles) by shuffles of whole
-  // vectors, other 2-D ones by one flat shuffle.
+  // Transpose tiles are one vector's lanes square: 16 x 16 (AVX-512) by the
+  // shuffles of whole vectors that suit that width, smaller ones by 1-D
+  // shuffles that LLVM's x86 and AArch64 back ends match to their own.
   vector::populateVectorTransposeLoweringPatterns(
-      patterns, vector::VectorTransposeLowering::Shuffle16x16);
+      patterns, target.getF32Lanes() == 16
+                    ? vector::VectorTransposeLowering::Shuffle16x16
+                    : vector::VectorTransposeLowering::Shuffle1D);
   vector::populateVectorMultiReductionLoweringPatterns(
       patterns, vector::VectorMultiReductionLowering::InnerParallel);
   for (Dialect *dialect : context->getLoadedDialects())

@@ -94,7 +94,8 @@ func.func @caller(%a: tensor<6x5xf32>, %b: tensor<5x7xf32>, %c: tensor<7xf32>) -
 // CHECK-SAME: %[[OUT0:[^:]*]]: memref<45xf32>, %[[OUT1:[^:]*]]: memref<45xf32>, %[[OUT2:[^:]*]]: memref<45xf32>) {
 // CHECK-NOT: memref.alloc
 // CHECK: vector.transfer_write %{{.*}}, %[[OUT0]]
-// CHECK-NEXT: memref.copy %[[OUT0]], %[[OUT1]]
+// CHECK-NOT: memref.alloc
+// CHECK: memref.copy %[[OUT0]], %[[OUT1]]
 // CHECK-NEXT: memref.copy %[[OUT0]], %[[OUT2]]
 // CHECK-NEXT: return
 func.func @same_result_twice(%x: tensor<45xf32>, %y: tensor<45xf32>) -> (tensor<45xf32>, tensor<45xf32>, tensor<45xf32>) {

@@ -1,24 +1,27 @@
-// RUN: graph-opt %s --graph-vectorize | FileCheck %s
+// RUN: graph-opt %s --graph-vectorize=target-cpu=x86-64-v4 | FileCheck %s
 
-// Register tiles for AVX-512: each convolution and matmul becomes loops over
-// 8 x 32 output tiles (16 zmm registers of accumulators) whose reduction
-// loops carry the accumulator as a vector and update it with broadcast-FMAs.
+// The structure of the register tiles, on an AVX-512 target (16 f32 lanes,
+// 32 registers; vectorize-targets.mlir shows how the tiles follow the
+// target). Each convolution and matmul becomes loops over output tiles whose
+// reduction loops carry the accumulators as a vector and update them with
+// broadcast-FMAs.
 
+// A 4 x 64 tile: 16 zmm registers of accumulators, 4 of weights, 1
+// broadcast.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv
 // CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
 // CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
-// CHECK: scf.for {{.*}} -> (tensor<1x8x16x64xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x64xf32>, vector<8x32xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x64xf32>, vector<4x64xf32>
 // The reduction loops: KH, KW, and C in steps of 8.
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<1x10x18x16xf32>, vector<8x8xf32>
-// CHECK: vector.transfer_read {{.*}} : tensor<3x3x16x64xf32>, vector<8x32xf32>
-// CHECK-COUNT-64: vector.fma {{.*}} : vector<32xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x4x64xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x4x64xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x4x64xf32>)
+// CHECK-DAG: vector.transfer_read {{.*}} : tensor<3x3x16x64xf32>, vector<8x64xf32>
+// CHECK-DAG: vector.transfer_read {{.*}} : tensor<1x10x18x16xf32>, vector<4x8xf32>
+// CHECK-COUNT-32: vector.fma {{.*}} : vector<64xf32>
 // CHECK-NOT: vector.fma
-// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x8x16x64xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x64xf32>, tensor<1x8x16x64xf32>
 // CHECK-NOT: linalg.conv
 // CHECK: return
 func.func @conv(%x: tensor<1x10x18x16xf32>, %w: tensor<3x3x16x64xf32>,
@@ -29,16 +32,18 @@ func.func @conv(%x: tensor<1x10x18x16xf32>, %w: tensor<3x3x16x64xf32>,
   return %0 : tensor<1x8x16x64xf32>
 }
 
-// Sizes that no register tile divides get the largest tiles that divide
-// them: a 7 x 5 tile, C in one step of 3.
+// Sizes that no register tile divides: rows take the largest divisor (7),
+// vector dimensions the largest power of two that divides them (5 channels:
+// 1 lane; 3 input channels: steps of 1). Odd vector types are avoided: see
+// powerOfTwoTile in Vectorize.cpp.
 // CHECK-LABEL: func.func @conv_odd
 // CHECK-NOT: linalg.conv
-// CHECK: vector.transfer_read {{.*}} : tensor<1x7x7x5xf32>, vector<7x5xf32>
-// CHECK: scf.for {{.*}} -> (vector<1x7x5xf32>)
-// CHECK: scf.for {{.*}} -> (vector<1x7x5xf32>)
-// CHECK-COUNT-21: vector.fma {{.*}} : vector<5xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x7x7x5xf32>, vector<7x1xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x7x1xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x7x1xf32>)
+// CHECK-COUNT-7: vector.fma {{.*}} : vector<1xf32>
 // CHECK-NOT: vector.fma
-// CHECK: vector.transfer_write {{.*}} : vector<7x5xf32>, tensor<1x7x7x5xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<7x1xf32>, tensor<1x7x7x5xf32>
 // CHECK: return
 func.func @conv_odd(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x5xf32>,
                     %init: tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32> {
@@ -48,7 +53,8 @@ func.func @conv_odd(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x5xf32>,
   return %0 : tensor<1x7x7x5xf32>
 }
 
-// Depthwise: one FMA of 8 x 32 per kernel position.
+// Depthwise: one FMA of 8 x 32 per kernel position (16 registers of
+// accumulators; taller tiles save no loads here).
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT: linalg.depthwise
 // CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x32xf32>, vector<8x32xf32>
@@ -66,13 +72,13 @@ func.func @depthwise(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3x32xf32>,
 }
 
 // 48 channels, which 32 does not divide, in tiles of whole 16-lane vectors
-// rather than 24 lanes (one and a half).
+// rather than 24 lanes (one and a half), 16 rows tall.
 // CHECK-LABEL: func.func @depthwise_48
 // CHECK-NOT: linalg.depthwise
 // CHECK: scf.for {{.*}} step %c16
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x48xf32>, vector<8x16xf32>
-// CHECK: vector.fma {{.*}} : vector<8x16xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<1x8x16x48xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x48xf32>, vector<16x16xf32>
+// CHECK: vector.fma {{.*}} : vector<16x16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<1x8x16x48xf32>
 func.func @depthwise_48(%x: tensor<1x10x18x48xf32>, %w: tensor<3x3x48xf32>,
                         %init: tensor<1x8x16x48xf32>) -> tensor<1x8x16x48xf32> {
   %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
@@ -81,16 +87,16 @@ func.func @depthwise_48(%x: tensor<1x10x18x48xf32>, %w: tensor<3x3x48xf32>,
   return %0 : tensor<1x8x16x48xf32>
 }
 
-// Matmul: 8 x 32 tiles, K in steps of 8.
+// Matmul: 4 x 64 tiles as for the convolution, K in steps of 8.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.matmul
-// CHECK: vector.transfer_read {{.*}} : tensor<16x64xf32>, vector<8x32xf32>
-// CHECK: scf.for {{.*}} -> (vector<8x32xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<16x24xf32>, vector<8x8xf32>
-// CHECK: vector.transfer_read {{.*}} : tensor<24x64xf32>, vector<8x32xf32>
-// CHECK-COUNT-64: vector.fma {{.*}} : vector<32xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<16x64xf32>, vector<4x64xf32>
+// CHECK: scf.for {{.*}} -> (vector<4x64xf32>)
+// CHECK-DAG: vector.transfer_read {{.*}} : tensor<16x24xf32>, vector<4x8xf32>
+// CHECK-DAG: vector.transfer_read {{.*}} : tensor<24x64xf32>, vector<8x64xf32>
+// CHECK-COUNT-32: vector.fma {{.*}} : vector<64xf32>
 // CHECK-NOT: vector.fma
-// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<16x64xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x64xf32>, tensor<16x64xf32>
 // CHECK: return
 func.func @matmul(%a: tensor<16x24xf32>, %b: tensor<24x64xf32>,
                   %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
@@ -99,14 +105,15 @@ func.func @matmul(%a: tensor<16x24xf32>, %b: tensor<24x64xf32>,
   return %0 : tensor<16x64xf32>
 }
 
-// Elementwise: one vector per innermost row.
+// Elementwise: vectors along the innermost dimension, of the largest power
+// of two that divides it (40: 8), up to four vectors.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @elementwise
 // CHECK-NOT: linalg.generic
-// CHECK: vector.transfer_read {{.*}} : tensor<1x4x6x40xf32>, vector<40xf32>
-// CHECK: arith.addf {{.*}} : vector<40xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<40xf32>, tensor<1x4x6x40xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x4x6x40xf32>, vector<8xf32>
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x4x6x40xf32>
 // CHECK: return
 func.func @elementwise(%x: tensor<1x4x6x40xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x40xf32> {
   %e = tensor.empty() : tensor<1x4x6x40xf32>
@@ -136,16 +143,16 @@ func.func @transpose_to_nhwc(%x: tensor<1x32x2x16xf32>) -> tensor<1x2x16x32xf32>
   return %0 : tensor<1x2x16x32xf32>
 }
 
-// Sizes that 16 does not divide get the largest blocks that divide them,
-// 12 x 7 here, transposed by one shuffle; the rows of a halo slice, of
-// dynamic height, one at a time.
+// Sizes that 16 does not divide get the largest powers of two that divide
+// them, 8 x 1 here: a column of 8 moved as one vector, no shuffle; the rows
+// of a halo slice, of dynamic height, one at a time.
 // CHECK-LABEL: func.func @transpose_halo
 // CHECK-NOT: linalg.transpose
 // CHECK: scf.for {{.*}} step %c1
-// CHECK: scf.for {{.*}} step %c12
-// CHECK: vector.transfer_read {{.*}} : tensor<1x24x?x7xf32>, vector<12x1x7xf32>
-// CHECK: vector.shuffle {{.*}} : vector<84xf32>, vector<84xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<7x12xf32>, tensor<1x?x7x24xf32>
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: vector.transfer_read {{.*}} : tensor<1x24x?x7xf32>, vector<8x1x1xf32>
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x?x7x24xf32>
 func.func @transpose_halo(%x: tensor<1x24x?x7xf32>,
                           %init: tensor<1x?x7x24xf32>) -> tensor<1x?x7x24xf32> {
   %0 = linalg.transpose ins(%x : tensor<1x24x?x7xf32>)

@@ -1,0 +1,84 @@
+//===- CPUTarget.h - What code generation knows about the CPU ---*- C++ -*-===//
+//
+// The one description of the processor that code is generated for: the LLVM
+// triple, CPU name and feature string that the TargetMachine is built from,
+// and the facts that tiling decisions depend on (vector width, number of
+// vector registers, FMA, cache sizes). Every pass that chooses a tile asks
+// it; none keeps its own idea of the ISA.
+//
+// It comes from LLVM's host detection, or from an explicit CPU name and
+// feature list (`--target-cpu znver3 --target-features -avx512f`), so that a
+// test can pin a target and a user can build for another machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_TARGET_CPU_CPUTARGET_H
+#define GRAPH_TARGET_CPU_CPUTARGET_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace graph {
+
+/// The vector instruction set that tiles are sized for.
+enum class VectorISA {
+  /// No usable vector unit known: 16-byte vectors, 16 registers.
+  Generic,
+  SSE42,
+  AVX,
+  AVX2,
+  AVX512,
+  NEON,
+};
+
+struct CPUTarget {
+  /// For LLVM: the target triple, CPU name and full feature string.
+  std::string triple;
+  std::string cpu;
+  std::string features;
+
+  VectorISA isa = VectorISA::Generic;
+  /// Bytes in the widest vector register the code uses.
+  unsigned vectorBytes = 16;
+  /// Architectural vector registers (the register file tiles must fit).
+  unsigned numVectorRegisters = 16;
+  /// Fused multiply-add: an FMA is one instruction, not two.
+  bool hasFMA = false;
+  /// Data cache sizes in bytes (per core for L1 and L2).
+  int64_t l1dBytes = 32 * 1024;
+  int64_t l2Bytes = 512 * 1024;
+  int64_t l3Bytes = 8 * 1024 * 1024;
+
+  /// f32 elements in one vector register.
+  int64_t getF32Lanes() const { return vectorBytes / 4; }
+
+  /// `AVX-512`, `AVX2+FMA`, `AVX`, `SSE4.2`, `NEON`, `generic`.
+  std::string getISAName() const;
+
+  /// One line for reports: `znver4 (x86_64, AVX-512: 16 f32 lanes, 32
+  /// vector registers, FMA; L1d 32 KiB, L2 1024 KiB)`.
+  std::string describe() const;
+
+  /// The target for `cpu` (an LLVM CPU name; empty or `host` for this
+  /// machine's) with `features` added or removed (`+avx2,-avx512f`, on top
+  /// of the CPU's own). Fails on an unknown CPU or feature.
+  static llvm::Expected<CPUTarget> get(llvm::StringRef cpu,
+                                       llvm::StringRef features);
+
+  /// This machine, as LLVM's host detection sees it.
+  static const CPUTarget &getHost();
+
+  /// Whether code for this target runs on this machine: same architecture,
+  /// and every feature it uses is one the host has. Otherwise `reason` says
+  /// which feature is missing.
+  bool runsOnHost(std::string &reason) const;
+};
+
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_TARGET_CPU_CPUTARGET_H
