@@ -104,9 +104,8 @@ func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
 // The identities become copies into the out-parameters.
 // BUFFERS-LABEL: func.func @yields_block_argument
 // BUFFERS-SAME: (%[[X:[^:]*]]: memref<2x3xf32>, %[[Y:[^:]*]]: memref<2x3xf32>, %[[O0:[^:]*]]: memref<2x3xf32>, %[[O1:[^:]*]]: memref<2x3xf32>, %[[O2:[^:]*]]: memref<2x3xf32>)
-// BUFFERS: vector.transfer_write {{.*}}, %[[O2]]
-// BUFFERS: memref.copy %[[Y]], %[[O0]]
-// BUFFERS: memref.copy %[[X]], %[[O1]]
+// BUFFERS-DAG: memref.copy %[[Y]], %[[O0]]
+// BUFFERS-DAG: memref.copy %[[X]], %[[O1]]
 // BUFFERS: return
 func.func @yields_block_argument(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
   %0:3 = graph.fused "identity" (%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
