@@ -50,8 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, "input"), llvm::SMLoc());
   sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
-  if (failed(graph::checkNestingDepth(sourceMgr,
-                                      *sourceMgr.getMemoryBuffer(1))))
+  if (failed(
+          graph::checkNestingDepth(sourceMgr, *sourceMgr.getMemoryBuffer(1))))
     return 0;
 
   MLIRContext context(*registry, MLIRContext::Threading::DISABLED);

@@ -36,8 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const TensorBuffer &buffer = array->buffer;
   if (!buffer.isAllocated() || buffer.size() != count)
     bug("the buffer does not match the shape");
-  llvm::Expected<NpyArray> again =
-      parseNpy(serializeNpy(array->shape, buffer));
+  llvm::Expected<NpyArray> again = parseNpy(serializeNpy(array->shape, buffer));
   if (!again) {
     llvm::consumeError(again.takeError());
     bug("a serialized array does not read back");

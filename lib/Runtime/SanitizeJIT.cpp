@@ -47,7 +47,8 @@ static void instrument(llvm::Module &module) {
 }
 #endif
 
-std::function<llvm::Error(llvm::Module *)> mlir::graph::runtime::withAddressSanitizer(
+std::function<llvm::Error(llvm::Module *)>
+mlir::graph::runtime::withAddressSanitizer(
     std::function<llvm::Error(llvm::Module *)> transformer) {
 #ifdef GRAPH_RUN_ASAN
   return [transformer](llvm::Module *module) -> llvm::Error {
