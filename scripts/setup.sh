@@ -10,7 +10,8 @@ BUILD_DIR=${1:-build}
 PACKAGES=(cmake ninja-build g++ lld lld-22 python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
           libomp-22-dev libonnx-testdata python3-torch
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-          graphviz fonts-dejavu-core chromium)
+          graphviz fonts-dejavu-core chromium
+          clang-22 libclang-rt-22-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

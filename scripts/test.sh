@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test. Ends with "N passed, N failed".
+# Sets up, builds and runs every test: the default build (build/), then the
+# sanitizer build (build-sanitizers/: AddressSanitizer, UBSan, the bounded
+# fuzzer runs; scripts/test-sanitizers.sh), unless GRAPH_TEST_SANITIZERS=0.
+# Ends with "N passed, N failed" over both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build || { echo "0 passed, 1 failed"; exit 1; }
@@ -18,5 +21,21 @@ for kind in Failed Unresolved "Unexpectedly Passed" "Timed Out"; do
 done
 rm -f "$log"
 [ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+echo "== Default build: $passed passed, $failed failed"
+
+if [ "${GRAPH_TEST_SANITIZERS:-1}" != 0 ]; then
+  san_log=$(mktemp)
+  bash scripts/test-sanitizers.sh 2>&1 | tee "$san_log"
+  san_status=${PIPESTATUS[0]}
+  last=$(tail -1 "$san_log")
+  rm -f "$san_log"
+  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+  else
+    failed=$((failed + 1))
+  fi
+  [ "$san_status" -ne 0 ] && status=$san_status
+fi
 echo "$passed passed, $failed failed"
 exit "$status"

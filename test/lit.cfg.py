@@ -39,6 +39,32 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# Sanitizer builds (GRAPH_ENABLE_SANITIZERS): every report fails the test.
+# The stock mlir-opt is not instrumented; to load an instrumented GraphPlugin
+# it needs the AddressSanitizer runtime preloaded. A downstream project links
+# the instrumented libraries with the same flags.
+sanitizers = [s for s in config.graph_sanitizers.split(";") if s]
+mlir_opt_prefix = ""
+if "address" in sanitizers:
+    config.available_features.add("asan")
+    # Leaks at exit are not errors here: MLIR keeps registrations and
+    # contexts alive on purpose.
+    config.environment["ASAN_OPTIONS"] = \
+        "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1"
+    import subprocess
+    runtime = subprocess.run(
+        [config.cmake_cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        stdout=subprocess.PIPE, text=True).stdout.strip()
+    mlir_opt_prefix = "env LD_PRELOAD=%s " % runtime
+if "undefined" in sanitizers:
+    config.available_features.add("ubsan")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+if sanitizers:
+    config.available_features.add("sanitizers")
+config.substitutions.append(("%sanitizer_flags", config.graph_sanitizer_flags))
+if config.graph_fuzzers == "1":
+    config.available_features.add("fuzzers")
+
 tool_dirs = [config.graph_tools_dir, config.llvm_tools_dir]
 tools = [
     "graph-capi-test",
@@ -48,9 +74,12 @@ tools = [
     "graph-translate",
     "graph-viz",
     # The stock upstream driver, for the plugin tests.
-    ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("%mlir_opt", mlir_opt_prefix +
+              os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
 ]
+if config.graph_fuzzers == "1":
+    tools += ["graph-fuzz-mlir", "graph-fuzz-onnx", "graph-fuzz-npy"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The standard runner libraries, for running lowered code under mlir-runner.

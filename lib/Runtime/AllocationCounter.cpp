@@ -4,13 +4,23 @@
 // of the block: a pointer the counter did not hand out (one from a runtime
 // library, say) is then simply passed on to the real `free`, never misread.
 //
+// Compiled code does not check what its allocations return: a buffer that
+// cannot be allocated would be written through a null pointer. The hooks
+// check instead, and end the process with exit code 1 and a message that
+// names the size, before any output file is written.
+//
 //===----------------------------------------------------------------------===//
 
 #include "graph/Runtime/AllocationCounter.h"
 
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <malloc.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -82,14 +92,34 @@ AllocationStats mlir::graph::runtime::getAllocationStats() {
 // The hooks
 //===----------------------------------------------------------------------===//
 
+/// Ends the process: the compiled code asked for a buffer of `bytes` that the
+/// system would not give. Nothing is unwound (the JIT-ed code is on the
+/// stack); stdout is flushed so that what was printed before stays.
+[[noreturn]] static void allocationFailed(uint64_t bytes,
+                                          const char *what = "bytes") {
+  llvm::outs().flush();
+  llvm::WithColor::error(llvm::errs(), "graph-run")
+      << "the compiled model cannot allocate a buffer of " << bytes << " "
+      << what << ": out of memory\n";
+  llvm::sys::Process::Exit(1, /*NoCleanup=*/true);
+}
+
 static void *countingMalloc(size_t size) {
   void *ptr = std::malloc(size);
+  if (!ptr && size)
+    allocationFailed(size);
   counter().allocated(ptr, size);
   return ptr;
 }
 
 static void *countingCalloc(size_t count, size_t size) {
   void *ptr = std::calloc(count, size);
+  if (!ptr && count && size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes))
+      allocationFailed(count, "elements, whose size overflows");
+    allocationFailed(bytes);
+  }
   // calloc fails on overflow, so count * size fits when ptr is non-null.
   counter().allocated(ptr, count * size);
   return ptr;
@@ -106,15 +136,18 @@ static void *countingRealloc(void *old, size_t size) {
   if (!old)
     return countingMalloc(size);
   std::optional<size_t> oldSize = counter().sizeOf(old);
-  if (!oldSize)
-    return std::realloc(old, size); // Not a block the counter handed out.
+  if (!oldSize) {
+    // Not a block the counter handed out.
+    void *ptr = std::realloc(old, size);
+    if (!ptr && size)
+      allocationFailed(size);
+    return ptr;
+  }
   if (size == 0) {
     countingFree(old);
     return nullptr;
   }
   void *ptr = countingMalloc(size);
-  if (!ptr)
-    return nullptr;
   std::memcpy(ptr, old, std::min(*oldSize, size));
   countingFree(old);
   return ptr;
@@ -122,12 +155,16 @@ static void *countingRealloc(void *old, size_t size) {
 
 static void *countingAlignedAlloc(size_t alignment, size_t size) {
   void *ptr = std::aligned_alloc(alignment, size);
+  if (!ptr && size)
+    allocationFailed(size);
   counter().allocated(ptr, size);
   return ptr;
 }
 
 static int countingPosixMemalign(void **result, size_t alignment, size_t size) {
   int status = posix_memalign(result, alignment, size);
+  if (status == ENOMEM)
+    allocationFailed(size);
   if (status == 0)
     counter().allocated(*result, size);
   return status;

@@ -10,6 +10,7 @@
 
 #include "graph/Runtime/CompiledModel.h"
 
+#include "SanitizeJIT.h"
 #include "graph/Runtime/Compile.h"
 #include "graph/Runtime/ModelABI.h"
 
@@ -17,6 +18,7 @@
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/AllocationCounter.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Support/NestingDepth.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
@@ -218,10 +220,12 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       scope.nest("LLVM optimization and JIT code generation");
   std::string irPath =
       options.objectDumpPath.empty() ? "" : options.objectDumpPath + ".ll";
+  std::function<llvm::Error(llvm::Module *)> optimize = withAddressSanitizer(
+      [tmPtr](llvm::Module *module) { return optimizeLLVMIR(*module, *tmPtr); });
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [tmPtr, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
+      [optimize, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
     TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");
-    if (llvm::Error error = optimizeLLVMIR(*module, *tmPtr))
+    if (llvm::Error error = optimize(module))
       return error;
     // The debugging aid writes the optimized LLVM IR beside the object.
     if (!irPath.empty()) {
@@ -362,7 +366,10 @@ llvm::Error mlir::graph::runtime::loadModelFile(
     return makeError("cannot read '" + path +
                      "': " + file.getError().message());
   if (!isONNX) {
-    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    // Text nested too deeply for the recursive parser is refused first.
+    unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    if (failed(checkNestingDepth(sourceMgr, *sourceMgr.getMemoryBuffer(id))))
+      return makeReportedError();
     return llvm::Error::success();
   }
   // Imported, then handed on as MLIR bytecode: the compilation parses it

@@ -5,13 +5,17 @@
 //   s[f]    = scale[f] / sqrt(variance[f] + epsilon)
 //   W'[f]   = W[f] * s[f]
 //   b'[f]   = (b[f] - mean[f]) * s[f] + bias[f]
-// computed in f32. The result equals the original up to rounding.
+// computed in f32. The result equals the original up to rounding. A splat
+// weight scaled by one factor stays a splat; any other new weight is
+// materialized, and only within the fold limits (FoldLimits.h), checked
+// before anything is computed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FusionPatterns.h"
 
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Liveness.h"
 
@@ -19,6 +23,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 
 #include <cmath>
 
@@ -79,6 +84,9 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       return rewriter.notifyMatchFailure(bn, "batch_norm parameters are not "
                                              "constant");
 
+    if (!withinFoldLimits({numFilters}, numFilters))
+      return rewriter.notifyMatchFailure(
+          bn, "the new conv2d bias exceeds the fold limits");
     float epsilon = bn.getEpsilon().convertToFloat();
     SmallVector<float> factor(numFilters), newBias(numFilters);
     for (int64_t f = 0; f < numFilters; ++f) {
@@ -87,10 +95,26 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       float centered = (b - (*mean)[f]) * factor[f];
       newBias[f] = centered + (*shift)[f];
     }
-    int64_t perFilter = weight->getNumElements() / numFilters;
-    SmallVector<float> newWeight = weight->expand();
-    for (int64_t i = 0, e = newWeight.size(); i < e; ++i)
-      newWeight[i] *= factor[i / perFilter];
+    // One factor for every filter keeps a splat weight a splat.
+    bool oneFactor = !factor.empty() && llvm::all_of(factor, [&](float f) {
+      return llvm::bit_cast<uint32_t>(f) == llvm::bit_cast<uint32_t>(factor[0]);
+    });
+    DenseElementsAttr newWeightAttr;
+    if (weight->isSplat && oneFactor) {
+      newWeightAttr =
+          makeSplatTensor(weight->type, weight->splatValue * factor[0]);
+    } else {
+      int64_t numElements = weight->getNumElements();
+      if (!withinFoldLimits({numElements}, numElements))
+        return rewriter.notifyMatchFailure(
+            bn, "the new conv2d weight exceeds the fold limits");
+      ArrayRef<int64_t> wShape = weight->getShape();
+      int64_t perFilter = wShape[1] * wShape[2] * wShape[3];
+      SmallVector<float> newWeight = weight->expand();
+      for (int64_t i = 0, e = newWeight.size(); i < e; ++i)
+        newWeight[i] *= factor[i / perFilter];
+      newWeightAttr = makeConstantTensor(weight->type, newWeight);
+    }
 
     RankedTensorType biasType =
         convBias ? convBias->type
@@ -98,9 +122,8 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
     // The folded values get a new, unshared constant: the old ones may have
     // other users.
     rewriter.setInsertionPoint(bn);
-    Value weightCst =
-        ConstantOp::create(rewriter, conv.getWeight().getLoc(), weight->type,
-                           makeConstantTensor(weight->type, newWeight));
+    Value weightCst = ConstantOp::create(rewriter, conv.getWeight().getLoc(),
+                                         weight->type, newWeightAttr);
     Value biasCst = ConstantOp::create(rewriter, bn.getLoc(), biasType,
                                        makeConstantTensor(biasType, newBias));
     auto newConv = Conv2DOp::create(

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Passes.h"
@@ -17,6 +18,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace graph {
@@ -61,6 +63,10 @@ public:
       revisit = false;
       for (Region &region : root->getRegions())
         foldRegion(region);
+      // A graph.fused whose result lost its last user to a later fold may
+      // fold now: a result nobody uses need not be computed (FusedOp::fold).
+      while (!retry.empty())
+        (void)tryFold(retry.pop_back_val());
     } while (revisit);
   }
 
@@ -93,6 +99,8 @@ private:
   /// constants use nothing, so a reused address never misleads the check.
   llvm::DenseSet<Operation *> visited;
   bool revisit = false;
+  /// Visited graph.fused ops that a fold took a user from.
+  llvm::SetVector<Operation *> retry;
 };
 
 } // namespace
@@ -159,9 +167,13 @@ LogicalResult ConstantFolder::tryFold(Operation *op) {
   for (Operation *user : op->getUsers())
     revisit |= visited.contains(user);
   SmallVector<Operation *> producers;
-  for (Value operand : op->getOperands())
-    if (Operation *def = operand.getDefiningOp(); def && created.contains(def))
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def && created.contains(def))
       producers.push_back(def);
+    if (isa_and_present<FusedOp>(def) && visited.contains(def))
+      retry.insert(def);
+  }
   rewriter.replaceOp(op, replacements);
   for (Operation *producer : producers)
     if (created.contains(producer) && producer->use_empty()) {
@@ -177,6 +189,8 @@ struct GraphFoldConstantsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // The fold hooks check these before they evaluate anything.
+    ScopedFoldLimits limits({maxElements, maxWork});
     ConstantFolder(maxElements).run(getOperation());
   }
 };

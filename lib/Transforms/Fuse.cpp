@@ -11,6 +11,7 @@
 
 #include "FusionPatterns.h"
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Liveness.h"
 #include "graph/Transforms/Passes.h"
@@ -161,6 +162,8 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
   }
 
   void runOnOperation() override {
+    // Folding batch_norm into weights checks them before it computes.
+    ScopedFoldLimits limits({maxElements, FoldLimits::kDefaultMaxWork});
     // Fusion only regroups ops: no folding, and no erasing of ops that were
     // dead already (graph-eliminate-dead-code's job); the patterns erase
     // only the dead users of the intermediates they fuse.

@@ -22,10 +22,14 @@ mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
     return failure();
   if (level == 0)
     return success();
-  pm.addPass(createGraphFoldConstants());
+  GraphFoldConstantsOptions foldOptions;
+  foldOptions.maxElements = options.maxElements;
+  foldOptions.maxWork = options.maxWork;
+  pm.addPass(createGraphFoldConstants(foldOptions));
   if (level >= 2) {
     GraphFuseOptions fuseOptions;
     fuseOptions.foldBatchNorm = level >= 3;
+    fuseOptions.maxElements = options.maxElements;
     pm.addPass(createGraphFuse(fuseOptions));
   }
   pm.addPass(createGraphEliminateDeadCode());

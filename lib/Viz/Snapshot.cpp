@@ -428,7 +428,8 @@ void mlir::graph::viz::markChanges(Step &before, Step &after) {
     if (!isOpNode(node) || node.tag < 0 || node.parent >= 0 ||
         survivor[index] >= 0)
       continue;
-    ArrayRef<int> targets = afterOfOrigin.lookup(node.tag);
+    // lookup returns a copy: an ArrayRef of it would dangle.
+    SmallVector<int> targets = afterOfOrigin.lookup(node.tag);
     auto findTarget = [&](auto predicate) -> int {
       for (int target : targets)
         if (predicate(after.nodes[target]))

@@ -54,7 +54,7 @@ func.func @splat_over_limit() -> (tensor<2x3xf32>, tensor<1000x1000xf32>) {
 }
 
 // Splat operands whose result is not a splat (zero padding at the border):
-// evaluated, but the 3x3 non-splat result is over the limit and dropped.
+// the 3x3 non-splat result is over the limit, so it is not evaluated.
 // conv of 1s with a 2x2 kernel of 1s, padding 1 on the top and left: the
 // corner sees one cell, the edges two, the rest four.
 // CHECK-LABEL: func.func @splat_operands_non_splat_result

@@ -211,6 +211,103 @@ func.func @fused_not_constant(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
   return %0 : tensor<2x2xf32>
 }
 
+// Non-constant operands and body ops that the yielded values do not need do
+// not keep a graph.fused from folding: the results do not depend on them.
+// (Else DCE would drop them and a second graph-optimize fold the op: found
+// by fuzz/random_graphs.py as a graph-optimize that was not idempotent.)
+// CHECK-LABEL: func.func @fused_unused_operand
+// CHECK-NOT: graph.fused
+// CHECK: %[[C:.*]] = graph.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [0.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK: %[[D:.*]] = graph.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [0.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK: return %[[C]], %[[D]]
+func.func @fused_unused_operand(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %b = graph.constant dense<[[1.0, -1.0], [0.0, 2.0]]> : tensor<2x2xf32>
+  %0 = graph.fused "relu" (%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32> {
+  ^bb0(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>):
+    %1 = graph.relu %y : tensor<2x2xf32>
+    graph.yield %1 : tensor<2x2xf32>
+  }
+  %2 = graph.fused "k" (%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32> {
+  ^bb0(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>):
+    %3 = graph.tanh %x : tensor<2x2xf32>
+    %4 = graph.relu %3 : tensor<2x2xf32>
+    %5 = graph.relu %y : tensor<2x2xf32>
+    graph.yield %5 : tensor<2x2xf32>
+  }
+  return %0, %2 : tensor<2x2xf32>, tensor<2x2xf32>
+}
+
+// A yielded block argument folds to its operand, constant or not, so that a
+// result nobody uses (which DCE would drop) does not keep the other from
+// folding; an identity graph.fused folds away (found by random graphs).
+// CHECK-LABEL: func.func @fused_yields_arguments
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK: %[[B:.*]] = graph.constant dense<5.000000e-01> : tensor<3xf32>
+// CHECK-NOT: graph.fused
+// CHECK: return %[[B]], %[[A]], %[[A]]
+func.func @fused_yields_arguments(%a: tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %b = graph.constant dense<0.5> : tensor<3xf32>
+  %0:2 = graph.fused "k" (%a, %b) : (tensor<2xf32>, tensor<3xf32>) -> (tensor<2xf32>, tensor<3xf32>) {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<3xf32>):
+    graph.yield %x, %y : tensor<2xf32>, tensor<3xf32>
+  }
+  %1 = graph.fused "identity" (%a) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%x: tensor<2xf32>):
+    graph.yield %x : tensor<2xf32>
+  }
+  return %0#1, %0#0, %1 : tensor<3xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// A result nobody uses may fold to anything (here a zero that DCE sweeps):
+// it does not keep the used ones from folding. With no result used, the
+// op folds whole or not at all: dead code stays for DCE (found by random
+// graphs, as a graph-optimize that was not idempotent).
+// CHECK-LABEL: func.func @fused_unused_result
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK: graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[DEAD:.*]]:2 = graph.fused "dead"
+// CHECK: return %[[A]]
+func.func @fused_unused_result(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0:2 = graph.fused "k" (%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %1 = graph.relu %x : tensor<2xf32>
+    graph.yield %1, %x : tensor<2xf32>, tensor<2xf32>
+  }
+  %2:2 = graph.fused "dead" (%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %3 = graph.relu %x : tensor<2xf32>
+    graph.yield %3, %x : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#1 : tensor<2xf32>
+}
+
+// The second group folds (an identity) and takes the last user of the
+// first group's second result: the first group then folds too, in the same
+// run (found by random graphs: a second graph-optimize changed the IR).
+// CHECK-LABEL: func.func @fused_loses_user
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK-NOT: graph.fused
+// CHECK: %[[C:.*]] = graph.constant dense<6.000000e+00> : tensor<3xf32>
+// CHECK-NOT: graph.fused
+// CHECK: return %[[C]], %[[A]]
+func.func @fused_loses_user(%a: tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
+  %0:2 = graph.fused "first" (%a) : (tensor<2xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>):
+    %c = graph.constant dense<-2.0> : tensor<3xf32>
+    %1 = graph.mul %c, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %2 = graph.sub %1, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %3 = graph.div %2, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %4 = graph.mul %3, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %5 = graph.tanh %x : tensor<2xf32>
+    graph.yield %4, %5 : tensor<3xf32>, tensor<2xf32>
+  }
+  %6 = graph.fused "second" (%a, %0#1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<2xf32>):
+    graph.yield %x : tensor<2xf32>
+  }
+  return %0#0, %6 : tensor<3xf32>, tensor<2xf32>
+}
+
 // Folding erases no dead op: an unused op of a non-constant input and the
 // constant operands of a fold stay for graph-eliminate-dead-code; an unused
 // op of constants folds to an unused constant. Its own scratch constant

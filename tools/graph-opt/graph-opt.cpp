@@ -4,11 +4,14 @@
 // plus the upstream dialects and passes, so that every stage of the lowering
 // can be run and inspected by hand. `--graph-dump-dot=DIR` also writes the
 // graph before the first pass and after each pass as Graphviz DOT files.
+// Unlike mlir-opt, it refuses text nested too deeply for the recursive
+// parser before parsing it (NestingDepth.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Support/NestingDepth.h"
 #include "graph/Transforms/Passes.h"
 #include "graph/Viz/Dot.h"
 #include "graph/Viz/PipelineRecorder.h"
@@ -28,6 +31,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 static llvm::cl::opt<std::string> dumpDotDir(
@@ -50,28 +54,31 @@ static void writeDotFile(const mlir::graph::viz::Step &step, size_t index) {
                  << "': " << llvm::toString(std::move(err)) << "\n";
 }
 
-/// MlirOptMain with a recorder added to the pass manager that the command
-/// line sets up.
-static mlir::LogicalResult runWithDotDump(llvm::StringRef inputFilename,
-                                          llvm::StringRef outputFilename,
-                                          mlir::DialectRegistry &registry) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dumpDotDir)) {
-    llvm::errs() << "graph-opt: cannot create '" << dumpDotDir
-                 << "': " << ec.message() << "\n";
-    return mlir::failure();
-  }
+/// MlirOptMain on the input read once (it may be stdin), checked for
+/// nesting first; with --graph-dump-dot, a recorder added to the pass
+/// manager that the command line sets up.
+static mlir::LogicalResult run(llvm::StringRef inputFilename,
+                               llvm::StringRef outputFilename,
+                               mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
-  auto fromCommandLine = std::make_shared<mlir::MlirOptMainConfig>(config);
-  config.setPassPipelineSetupFn([fromCommandLine](mlir::PassManager &pm) {
-    if (mlir::failed(fromCommandLine->setupPassPipeline(pm)))
+  if (!dumpDotDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDotDir)) {
+      llvm::errs() << "graph-opt: cannot create '" << dumpDotDir
+                   << "': " << ec.message() << "\n";
       return mlir::failure();
-    // The recorder looks at the whole module around each pass.
-    pm.getContext()->disableMultithreading();
-    pm.addInstrumentation(
-        std::make_unique<mlir::graph::viz::PipelineRecorder>(writeDotFile));
-    return mlir::success();
-  });
+    }
+    auto fromCommandLine = std::make_shared<mlir::MlirOptMainConfig>(config);
+    config.setPassPipelineSetupFn([fromCommandLine](mlir::PassManager &pm) {
+      if (mlir::failed(fromCommandLine->setupPassPipeline(pm)))
+        return mlir::failure();
+      // The recorder looks at the whole module around each pass.
+      pm.getContext()->disableMultithreading();
+      pm.addInstrumentation(
+          std::make_unique<mlir::graph::viz::PipelineRecorder>(writeDotFile));
+      return mlir::success();
+    });
+  }
 
   std::string errorMessage;
   auto file = mlir::openInputFile(inputFilename, &errorMessage);
@@ -79,6 +86,14 @@ static mlir::LogicalResult runWithDotDump(llvm::StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return mlir::failure();
   }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(file->getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  if (mlir::failed(mlir::graph::checkNestingDepth(
+          sourceMgr, *sourceMgr.getMemoryBuffer(1))))
+    return mlir::failure();
   auto output = mlir::openOutputFile(outputFilename, &errorMessage);
   if (!output) {
     llvm::errs() << errorMessage << "\n";
@@ -103,10 +118,12 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "Graph optimizer driver\n", registry);
-  if (dumpDotDir.empty())
+  // Listing dialects or passes reads no input: upstream's driver does it.
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
   llvm::InitLLVM init(argc, argv);
-  return mlir::asMainReturnCode(
-      runWithDotDump(inputFilename, outputFilename, registry));
+  return mlir::asMainReturnCode(run(inputFilename, outputFilename, registry));
 }

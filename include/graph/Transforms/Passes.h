@@ -25,6 +25,17 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
       llvm::cl::desc("0: nothing; 1: fold and DCE; 2: also fuse, without "
                      "folding batch_norm into weights; 3: all"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> maxElements{
+      *this, "max-elements",
+      llvm::cl::desc("graph-fold-constants and graph-fuse: leave unfolded an "
+                     "op whose fold would materialize a non-splat tensor "
+                     "with more elements than this"),
+      llvm::cl::init(16777216)};
+  PassOptions::Option<int64_t> maxWork{
+      *this, "max-work",
+      llvm::cl::desc("graph-fold-constants: leave unfolded an op whose fold "
+                     "would take more scalar operations than this"),
+      llvm::cl::init(1073741824)};
 };
 
 /// Adds fold -> fuse -> DCE to `pm` as `opt-level` asks. Fails on an

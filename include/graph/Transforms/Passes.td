@@ -20,10 +20,21 @@ def GraphFoldConstants : Pass<"graph-fold-constants"> {
     hooks. A non-splat result with more than `max-elements` elements is left
     unfolded; splat results always fold and stay splat. Ops with side effects
     are never folded.
+
+    Resource limits: before evaluating anything, a fold hook checks that no
+    tensor it would materialize (a non-splat result, a splat operand it
+    expands) has more than `max-elements` elements and that it would perform
+    at most `max-work` scalar operations (a multiply-add, a comparison);
+    otherwise the op is left unfolded and computed at run time. So no input
+    makes folding allocate or compute without bound.
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "16777216",
-           "Leave unfolded a non-splat result with more elements than this">
+           "Leave unfolded an op whose fold would materialize a non-splat "
+           "tensor with more elements than this">,
+    Option<"maxWork", "max-work", "int64_t", "1073741824",
+           "Leave unfolded an op whose fold would take more scalar "
+           "operations than this">
   ];
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }
@@ -41,11 +52,15 @@ def GraphFuse : Pass<"graph-fuse"> {
 
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is
-    first folded into new convolution weights and bias.
+    first folded into new convolution weights and bias, unless the new weight
+    is a non-splat tensor of more than `max-elements` elements.
   }];
   let options = [
     Option<"foldBatchNorm", "fold-batch-norm", "bool", "true",
-           "Fold a batch_norm into the constant weights of the conv before it">
+           "Fold a batch_norm into the constant weights of the conv before it">,
+    Option<"maxElements", "max-elements", "int64_t", "16777216",
+           "Leave a batch_norm unfolded when the new conv2d weight would be a "
+           "non-splat tensor with more elements than this">
   ];
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }

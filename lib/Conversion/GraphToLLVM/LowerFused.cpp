@@ -106,9 +106,11 @@ static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
 
 /// Permutes `linalg.transpose` of a constant at compile time: in a fused body
 /// the weights are block arguments, so the conversion to linalg could not.
+/// A folded transpose that produced one of the `roots` is replaced there too.
 static void foldConstantTransposes(RewriterBase &rewriter,
                                    ArrayRef<Operation *> ops,
-                                   llvm::SetVector<Operation *> &group) {
+                                   llvm::SetVector<Operation *> &group,
+                                   MutableArrayRef<Value> roots) {
   for (Operation *op : ops) {
     auto transpose = dyn_cast<linalg::TransposeOp>(op);
     if (!transpose || !transpose.hasPureTensorSemantics())
@@ -134,6 +136,9 @@ static void foldConstantTransposes(RewriterBase &rewriter,
     rewriter.setInsertionPoint(transpose);
     auto folded =
         arith::ConstantOp::create(rewriter, transpose.getLoc(), permuted);
+    for (Value &root : roots)
+      if (root == transpose.getResult()[0])
+        root = folded.getResult();
     rewriter.replaceOp(transpose, folded);
     group.remove(transpose);
   }
@@ -144,8 +149,15 @@ static void foldConstantTransposes(RewriterBase &rewriter,
 static SmallVector<Value> inlineFusedBody(RewriterBase &rewriter,
                                           FusedOp fused) {
   YieldOp yield = fused.getYield();
-  SmallVector<Value> results(yield.getValues());
   Block &body = fused.getBody().front();
+  // A yielded block argument dies with the block: it stands for its operand.
+  SmallVector<Value> results;
+  for (Value value : yield.getValues()) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    results.push_back(arg && arg.getOwner() == &body
+                          ? fused.getInputs()[arg.getArgNumber()]
+                          : value);
+  }
   rewriter.eraseOp(yield);
   rewriter.inlineBlockBefore(&body, fused, fused.getInputs());
   rewriter.replaceOp(fused, results);
@@ -234,7 +246,7 @@ struct GraphLowerFusedPass
         bodyOps.push_back(&op);
       llvm::SetVector<Operation *> group(llvm::from_range, bodyOps);
       SmallVector<Value> roots = inlineFusedBody(rewriter, fused);
-      foldConstantTransposes(rewriter, bodyOps, group);
+      foldConstantTransposes(rewriter, bodyOps, group, roots);
       for (Value root : roots)
         tileAndFuseGroup(rewriter, root, group);
       eraseDeadGroupOps(rewriter, group);

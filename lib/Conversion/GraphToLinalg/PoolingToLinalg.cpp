@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -28,7 +29,29 @@ static Value createPooling(OpTy op, Value x, float padValue, float initValue,
                            OpBuilder &b) {
   Location loc = op.getLoc();
   auto resultType = cast<RankedTensorType>(op.getType());
-  ArrayRef<int64_t> padding = op.getPadding();
+  auto inputType = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides();
+  SmallVector<int64_t> padding(op.getPadding());
+  // The named op gets exactly the rows and columns its windows read: with a
+  // stride larger than the window, the trailing ones are never read, and
+  // upstream's decomposition of a size-one window with one output row or
+  // column assumes an input of the window's size there. The end padding
+  // goes first, then the input's trailing cells.
+  SmallVector<int64_t> inputSizes(inputType.getShape());
+  for (int axis : {0, 1}) {
+    int64_t dim = 2 + axis;
+    int64_t read =
+        (resultType.getDimSize(dim) - 1) * strides[axis] + kernel[axis];
+    int64_t excess = inputSizes[dim] + padding[axis] + padding[2 + axis] - read;
+    int64_t fromPad = std::clamp<int64_t>(excess, 0, padding[2 + axis]);
+    padding[2 + axis] -= fromPad;
+    inputSizes[dim] -= std::max<int64_t>(excess - fromPad, 0);
+  }
+  if (ArrayRef<int64_t>(inputSizes) != inputType.getShape())
+    x = tensor::ExtractSliceOp::create(
+        b, loc, x, getAsIndexOpFoldResult(b.getContext(), {0, 0, 0, 0}),
+        getAsIndexOpFoldResult(b.getContext(), inputSizes),
+        getAsIndexOpFoldResult(b.getContext(), {1, 1, 1, 1}));
   Value padded = createPad(b, loc, x, {0, 0, padding[0], padding[1]},
                            {0, 0, padding[2], padding[3]}, padValue);
   Value init = createFilledTensor(b, loc, resultType, initValue);

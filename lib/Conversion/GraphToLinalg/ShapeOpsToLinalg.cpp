@@ -75,6 +75,12 @@ struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType =
         getStorageTensorType(cast<RankedTensorType>(op.getType()));
+    // The identity permutation (rank 0 included, where upstream's
+    // linalg.transpose has no indexing maps to verify) moves nothing.
+    if (llvm::equal(op.getPerm(), llvm::seq<int64_t>(resultType.getRank()))) {
+      rewriter.replaceOp(op, adaptor.getX());
+      return success();
+    }
     Value init = createEmptyTensor(rewriter, op.getLoc(), resultType);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                        adaptor.getX(), init,

@@ -187,6 +187,15 @@ FailureOr<Window> mlir::graph::onnx_import::readWindow(
     if (pad < 0)
       return importer.nodeError(node, "negative pads " + formatList(*pads) +
                                           " are not supported");
+  // Like every dimension, every window attribute stays below 2^31, so that
+  // the window arithmetic below cannot overflow int64.
+  constexpr int64_t kMaxWindowValue = int64_t(1) << 31;
+  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides, *dilations, *pads))
+    if (v >= kMaxWindowValue)
+      return importer.nodeError(
+          node, "kernel_shape, strides, dilations and pads must be below "
+                "2^31, but got " +
+                    Twine(v));
 
   window.kernel = *kernel;
   window.strides = *strides;

@@ -7,6 +7,7 @@
 #include "ShapeInference.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <functional>
@@ -92,8 +93,15 @@ mlir::graph::onnx_import::resolveReshape(ArrayRef<int64_t> inputShape,
       result.push_back(dim);
     }
   }
+  // The dimensions are below 2^31 each, but there may be many of them.
   int64_t total = getNumElements(inputShape);
-  int64_t known = getNumElements(result);
+  int64_t known = 1;
+  for (int64_t dim : result) {
+    if (llvm::MulOverflow(known, dim, known)) {
+      error = "the target shape has more elements than int64 can count";
+      return std::nullopt;
+    }
+  }
   if (inferred) {
     if (known == 0 || total % known != 0) {
       error =

@@ -109,3 +109,47 @@ func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
   }
   return %y : tensor<12x32xf32>
 }
+
+// A body that yields its own block arguments (an identity, here next to a
+// computed result): each result stands for the operand passed in, not for the
+// block argument, which dies with the inlined body.
+// TILED-LABEL: func.func @yields_block_argument
+// TILED-SAME: (%[[X:[^:]*]]: tensor<2x3xf32>, %[[Y:[^:]*]]: tensor<2x3xf32>)
+// TILED: %[[R:.*]] = scf.for
+// TILED: arith.maximumf
+// TILED: return %[[Y]], %[[X]], %[[R]]
+// The identities become copies into the out-parameters.
+// BUFFERS-LABEL: func.func @yields_block_argument
+// BUFFERS-SAME: (%[[X:[^:]*]]: memref<2x3xf32>, %[[Y:[^:]*]]: memref<2x3xf32>, %[[O0:[^:]*]]: memref<2x3xf32>, %[[O1:[^:]*]]: memref<2x3xf32>, %[[O2:[^:]*]]: memref<2x3xf32>)
+// BUFFERS-DAG: memref.copy %[[Y]], %[[O0]]
+// BUFFERS-DAG: memref.copy %[[X]], %[[O1]]
+// BUFFERS: return
+func.func @yields_block_argument(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0:3 = graph.fused "identity" (%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  ^bb0(%a0: tensor<2x3xf32>, %a1: tensor<2x3xf32>):
+    %1 = graph.relu %a0 : tensor<2x3xf32>
+    graph.yield %a1, %a0, %1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  }
+  return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// A yielded transpose of a constant (the relu folded while converting to
+// linalg) is folded at compile time: the result is the permuted constant,
+// not the transpose that folding erased (found by fuzz/random_graphs.py: a
+// use after free).
+// TILED-LABEL: func.func @yields_constant_transpose
+// TILED: %[[C:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [2.000000e+00, 5.000000e+00], [0.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// TILED-NOT: linalg.transpose
+// TILED: return %[[C]]
+// BUFFERS-LABEL: func.func @yields_constant_transpose
+// BUFFERS: memref.copy
+func.func @yields_constant_transpose(%x: tensor<2xf32>) -> tensor<3x2xf32> {
+  %0 = graph.fused "k" (%x) : (tensor<2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    %c = graph.constant dense<[[1.0, 2.0, -3.0], [-4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    %r = graph.relu %c : tensor<2x3xf32>
+    %t = graph.transpose %r {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    graph.yield %t : tensor<3x2xf32>
+  }
+  return %0 : tensor<3x2xf32>
+}

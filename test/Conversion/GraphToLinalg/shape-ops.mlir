@@ -82,6 +82,20 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 
 // -----
 
+// The identity permutation moves nothing: no linalg.transpose, whose
+// verifier crashes at rank 0 (found by fuzz/random_graphs.py).
+// CHECK-LABEL: func.func @transpose_identity
+// CHECK-SAME: (%[[X:.*]]: tensor<f32>, %[[Y:.*]]: tensor<2x3xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: return %[[X]], %[[Y]]
+func.func @transpose_identity(%x: tensor<f32>, %y: tensor<2x3xf32>) -> (tensor<f32>, tensor<2x3xf32>) {
+  %0 = graph.transpose %x {perm = array<i64>} : (tensor<f32>) -> tensor<f32>
+  %1 = graph.transpose %y {perm = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<f32>, tensor<2x3xf32>
+}
+
+// -----
+
 // concat inserts each input at its offset along the (normalized) axis.
 
 // CHECK-LABEL: func.func @concat

@@ -58,6 +58,42 @@ func.func @concat_dynamic_input(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>) -> ten
   return %0 : tensor<2x6xf32>
 }
 
+// -----
+
+// Sizes in bytes must fit int64, or element counts and offsets computed from
+// the type (by folds, the lowering, the runtime) would wrap: 2^80 elements.
+func.func @relu_too_large(%x: tensor<1099511627776x1099511627776xf32>) -> tensor<1099511627776x1099511627776xf32> {
+  // expected-error @+1 {{'graph.relu' op operand 'x' of type 'tensor<1099511627776x1099511627776xf32>' is too large: its size in bytes does not fit in int64}}
+  %0 = graph.relu %x : tensor<1099511627776x1099511627776xf32>
+  return %0 : tensor<1099511627776x1099511627776xf32>
+}
+
+// -----
+
+// 2^61 elements, 2^63 bytes: one byte more than int64 holds.
+func.func @matmul_result_too_large(%a: tensor<2147483648x1xf32>, %b: tensor<1x1073741824xf32>) -> tensor<2147483648x1073741824xf32> {
+  // expected-error @+1 {{result 'output' of type 'tensor<2147483648x1073741824xf32>' is too large}}
+  %0 = graph.matmul %a, %b : (tensor<2147483648x1xf32>, tensor<1x1073741824xf32>) -> tensor<2147483648x1073741824xf32>
+  return %0 : tensor<2147483648x1073741824xf32>
+}
+
+// -----
+
+// A splat holds one value whatever its type; its type must still be sized.
+func.func @constant_too_large() -> tensor<4294967296x4294967296x4294967296xf32> {
+  // expected-error @+1 {{'graph.constant' op result 'output' of type 'tensor<4294967296x4294967296x4294967296xf32>' is too large}}
+  %0 = graph.constant dense<1.0> : tensor<4294967296x4294967296x4294967296xf32>
+  return %0 : tensor<4294967296x4294967296x4294967296xf32>
+}
+
+// -----
+
+func.func @concat_too_large(%a: tensor<4611686018427387903xf32>) -> tensor<9223372036854775806xf32> {
+  // expected-error @+1 {{operand 'inputs' #0 of type 'tensor<4611686018427387903xf32>' is too large}}
+  %0 = graph.concat %a, %a {axis = 0} : (tensor<4611686018427387903xf32>, tensor<4611686018427387903xf32>) -> tensor<9223372036854775806xf32>
+  return %0 : tensor<9223372036854775806xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // graph.conv2d
 //===----------------------------------------------------------------------===//

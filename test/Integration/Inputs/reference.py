@@ -211,7 +211,7 @@ def reshape(x, shape):
 
 def flatten(x, axis=1):
     x = np.asarray(x)
-    axis = axis % (x.ndim + 1) if axis < 0 else axis
+    axis = axis + x.ndim if axis < 0 else axis
     return x.reshape(int(np.prod(x.shape[:axis])), -1)
 
 
@@ -322,7 +322,7 @@ class Model:
             self.input_exprs[m.group(1)] = m.group(2).strip()
         sig = re.search(r"func\.func @main\((.*?)\)\s*->", self.text, re.S)
         self.args = [(m.group(1), parse_shape(m.group(2))) for m in re.finditer(
-            r"%(\w+)\s*:\s*tensor<([0-9x]*)xf32>", sig.group(1))]
+            r"%(\w+)\s*:\s*tensor<((?:[0-9]+x)*)f32>", sig.group(1))]
         self.constants = constants_of(self.text)
         self.results = return_operands(self.text)
 
@@ -376,7 +376,7 @@ def constants_of(text):
     """The graph.constant values of a function body, by SSA name."""
     constants = {}
     for m in re.finditer(r"%(\w+)\s*=\s*graph\.constant\s+dense<(.*?)>\s*:"
-                         r"\s*tensor<([0-9x]*)xf32>", text, re.S):
+                         r"\s*tensor<((?:[0-9]+x)*)f32>", text, re.S):
         constants[m.group(1)] = parse_dense(m.group(2), parse_shape(m.group(3)))
     return constants
 
@@ -533,8 +533,8 @@ def constify(paths):
                 literal = "0x%08X" % words[0]
             else:
                 literal = '"0x%s"' % value.tobytes().hex().upper()
-            lines.append("  %%%s = graph.constant dense<%s> : tensor<%sxf32>"
-                         % (name, literal, "x".join(map(str, shape))))
+            lines.append("  %%%s = graph.constant dense<%s> : tensor<%sf32>"
+                         % (name, literal, "".join("%dx" % d for d in shape)))
         text = text[:sig.start(1)] + text[sig.end(1):]
         # The body's opening brace ends the signature's last line.
         body = re.compile(r"\{[ \t]*\n").search(text, sig.start()).end()

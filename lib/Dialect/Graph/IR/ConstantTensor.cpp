@@ -1,6 +1,7 @@
 //===- ConstantTensor.cpp - Reading and writing f32 constants ---*- C++ -*-===//
 
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -22,7 +23,8 @@ std::optional<ConstantTensor> mlir::graph::readConstantTensor(Attribute attr) {
   if (!typed)
     return std::nullopt;
   auto type = dyn_cast<RankedTensorType>(typed.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+      !getCheckedNumElements(type.getShape()))
     return std::nullopt;
 
   ConstantTensor tensor;

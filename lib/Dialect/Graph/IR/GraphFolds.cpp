@@ -8,13 +8,16 @@
 // dropout.
 //
 // The hooks do not rely on the verifier: any operand or attribute that does
-// not fit the result type makes them decline to fold.
+// not fit the result type makes them decline to fold. Nor do they evaluate
+// without bound: each asks `withinFoldLimits` (FoldLimits.h) first, with the
+// tensors it would materialize and the operations it would perform.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TypedFolds.h"
 
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
@@ -24,7 +27,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::graph;
@@ -34,12 +39,20 @@ namespace ref = mlir::graph::reference;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// The result type when it is a static f32 tensor, the only kind we fold to.
+/// The result type when it is a static f32 tensor whose element count fits
+/// int64, the only kind we fold to.
 static RankedTensorType getFoldableType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
+  if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32() ||
+      !getCheckedNumElements(tensor.getShape()))
     return {};
   return tensor;
+}
+
+/// The elements that reading `tensor` whole materializes: none for a dense
+/// one, whose values are already in memory, all of them for a splat.
+static int64_t expansionOf(const ConstantTensor &tensor) {
+  return tensor.isSplat ? tensor.getNumElements() : 0;
 }
 
 /// Whether `attr` is a splat f32 constant with exactly the bits of `value`
@@ -71,6 +84,8 @@ static OpFoldResult foldUnary(Attribute operand, Type resultType,
     return {};
   if (x->isSplat)
     return makeSplatTensor(type, fn(x->splatValue));
+  if (!withinFoldLimits({type.getNumElements()}, type.getNumElements()))
+    return {};
   SmallVector<float> out(x->values.size());
   for (auto [dst, src] : llvm::zip_equal(out, x->values))
     dst = fn(src);
@@ -96,6 +111,10 @@ static OpFoldResult foldBinary(ref::BinaryKind kind, Attribute lhsAttr,
   if (lhs->isSplat && rhs->isSplat)
     return makeSplatTensor(type,
                            ref::binary(kind, lhs->splatValue, rhs->splatValue));
+  if (!withinFoldLimits(
+          {expansionOf(*lhs), expansionOf(*rhs), type.getNumElements()},
+          type.getNumElements()))
+    return {};
   SmallVector<float> lhsValues = lhs->expand(), rhsValues = rhs->expand();
   SmallVector<float> out(type.getNumElements());
   ref::broadcastBinary(kind, lhsValues, lhs->getShape(), rhsValues,
@@ -194,15 +213,22 @@ OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
 
   // Without padding every window sees the same splat values: one sum.
   bool noPadding = llvm::all_of(padding, [](int64_t v) { return v == 0; });
+  int64_t windowSize = (p.c / groups) * p.kh * p.kw;
   if (input->isSplat && weight->isSplat && (!bias || bias->isSplat) &&
       noPadding) {
-    float acc = sumOfEqualProducts(input->splatValue, weight->splatValue,
-                                   (p.c / groups) * p.kh * p.kw);
+    if (!withinFoldLimits({}, windowSize))
+      return {};
+    float acc =
+        sumOfEqualProducts(input->splatValue, weight->splatValue, windowSize);
     if (bias)
       acc = acc + bias->splatValue;
     return makeSplatTensor(type, acc);
   }
 
+  if (!withinFoldLimits(
+          {expansionOf(*input), expansionOf(*weight), type.getNumElements()},
+          checkedProduct({type.getNumElements(), windowSize})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   SmallVector<float> biasValues;
   if (bias)
@@ -234,6 +260,9 @@ OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
                              params[1].splatValue, params[2].splatValue,
                              params[3].splatValue, eps));
 
+  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
+                        type.getNumElements()))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::batchNorm(x->expand(), type.getShape(), params[0].expand(),
                  params[1].expand(), params[2].expand(), params[3].expand(),
@@ -320,9 +349,15 @@ OpFoldResult MatMulOp::fold(FoldAdaptor adaptor) {
   if (b->getShape()[0] != k || type.getShape() != ArrayRef<int64_t>{m, n})
     return {};
   if (a->isSplat && b->isSplat) {
+    if (!withinFoldLimits({}, k))
+      return {};
     float acc = sumOfEqualProducts(a->splatValue, b->splatValue, k);
     return makeSplatTensor(type, acc);
   }
+  if (!withinFoldLimits(
+          {expansionOf(*a), expansionOf(*b), type.getNumElements()},
+          checkedProduct({type.getNumElements(), k})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::matmul(a->expand(), b->expand(), m, k, n, out);
   return makeConstantTensor(type, out);
@@ -354,6 +389,8 @@ OpFoldResult GemmOp::fold(FoldAdaptor adaptor) {
   float beta = getBeta().convertToFloat();
 
   if (a->isSplat && b->isSplat && (!c || c->isSplat)) {
+    if (!withinFoldLimits({}, k))
+      return {};
     float acc = sumOfEqualProducts(a->splatValue, b->splatValue, k);
     float result = alpha * acc;
     if (c) {
@@ -363,6 +400,10 @@ OpFoldResult GemmOp::fold(FoldAdaptor adaptor) {
     return makeSplatTensor(type, result);
   }
 
+  if (!withinFoldLimits({expansionOf(*a), expansionOf(*b),
+                         c ? expansionOf(*c) : 0, type.getNumElements()},
+                        checkedProduct({type.getNumElements(), k + 1})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   SmallVector<float> cValues;
   if (c)
@@ -425,6 +466,9 @@ OpFoldResult MaxPool2DOp::fold(FoldAdaptor adaptor) {
   if (x->isSplat && padding[0] < p->kh && padding[2] < p->kh &&
       padding[1] < p->kw && padding[3] < p->kw)
     return makeSplatTensor(type, x->splatValue);
+  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
+                        checkedProduct({type.getNumElements(), p->kh, p->kw})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::maxPool2D(x->expand(), *p, out);
   return makeConstantTensor(type, out);
@@ -443,11 +487,16 @@ OpFoldResult AvgPool2DOp::fold(FoldAdaptor adaptor) {
   // Without padding every window averages the same kh * kw values.
   if (x->isSplat &&
       llvm::all_of(getPadding(), [](int64_t v) { return v == 0; })) {
+    if (!withinFoldLimits({}, checkedProduct({p->kh, p->kw})))
+      return {};
     float acc = 0.0f;
     for (int64_t i = 0, e = p->kh * p->kw; i < e; ++i)
       acc = acc + x->splatValue;
     return makeSplatTensor(type, acc / static_cast<float>(p->kh * p->kw));
   }
+  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
+                        checkedProduct({type.getNumElements(), p->kh, p->kw})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::avgPool2D(x->expand(), *p, out);
   return makeConstantTensor(type, out);
@@ -461,7 +510,10 @@ OpFoldResult GlobalAvgPoolOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> shape = x->getShape();
   if (type.getShape() != ArrayRef<int64_t>{shape[0], shape[1], 1, 1})
     return {};
+  // x's element count fits int64 (readConstantTensor checks), so H * W does.
   int64_t spatial = shape[2] * shape[3];
+  if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
+    return {};
   if (x->isSplat) {
     float acc = 0.0f;
     for (int64_t i = 0; i < spatial; ++i)
@@ -507,6 +559,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     return {};
   if (x->isSplat)
     return makeSplatTensor(type, x->splatValue);
+  if (!withinFoldLimits({type.getNumElements()}, type.getNumElements()))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::transpose(x->values, shape, perm, out);
   return makeConstantTensor(type, out);
@@ -537,7 +591,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
       normalizeAxis(static_cast<int64_t>(getAxis()), rank);
   if (!axis)
     return {};
-  int64_t joined = 0;
+  std::optional<int64_t> joined = 0;
   for (const ConstantTensor &input : inputs) {
     ArrayRef<int64_t> shape = input.getShape();
     if (static_cast<int64_t>(shape.size()) != rank)
@@ -545,9 +599,11 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     for (int64_t d = 0; d < rank; ++d)
       if (d != *axis && shape[d] != type.getDimSize(d))
         return {};
-    joined += shape[*axis];
+    joined = llvm::checkedAdd(*joined, shape[*axis]);
+    if (!joined)
+      return {};
   }
-  if (joined != type.getDimSize(*axis))
+  if (*joined != type.getDimSize(*axis))
     return {};
 
   // Splats of one bit pattern join into that splat.
@@ -558,6 +614,11 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
       }))
     return makeSplatTensor(type, first.splatValue);
 
+  SmallVector<std::optional<int64_t>> materialized = {type.getNumElements()};
+  for (const ConstantTensor &input : inputs)
+    materialized.push_back(expansionOf(input));
+  if (!withinFoldLimits(materialized, type.getNumElements()))
+    return {};
   SmallVector<SmallVector<float>> values;
   SmallVector<ArrayRef<float>> data;
   SmallVector<SmallVector<int64_t>> shapes;
@@ -584,11 +645,16 @@ OpFoldResult SoftmaxOp::fold(FoldAdaptor adaptor) {
   int64_t len = type.getDimSize(*axis);
   // Every row of a splat is the same row: evaluate one.
   if (x->isSplat && len > 0) {
+    if (!withinFoldLimits({len}, checkedProduct({len, 3})))
+      return {};
     SmallVector<float> row(len, x->splatValue), out(len);
     int64_t rowShape[] = {len};
     ref::softmax(row, rowShape, 0, out);
     return makeSplatTensor(type, out.front());
   }
+  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
+                        checkedProduct({type.getNumElements(), 3})))
+    return {};
   SmallVector<float> out(type.getNumElements());
   ref::softmax(x->expand(), type.getShape(), *axis, out);
   return makeConstantTensor(type, out);
@@ -617,16 +683,37 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
   if (body.getNumArguments() != adaptor.getInputs().size())
     return failure();
 
-  // Evaluate the body op by op through the ops' own fold hooks.
-  llvm::DenseMap<Value, Attribute> known;
-  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs())) {
-    if (!attr)
-      return failure();
-    known[arg] = attr;
+  // Only what the results in use depend on is evaluated (all results when
+  // none is used: the op is then folded whole or not at all, as dead code is
+  // DCE's to erase). An operand, a body op or a result that they do not need
+  // may be anything: DCE would drop it, and folding must agree before and
+  // after DCE. A yielded block argument folds to its operand, whatever it is.
+  ValueRange yielded = getYield().getValues();
+  bool anyUsed = llvm::any_of(
+      getResults(), [](OpResult result) { return !result.use_empty(); });
+  auto isRequired = [&](OpResult result) {
+    return !anyUsed || !result.use_empty();
+  };
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> worklist;
+  for (auto [value, result] : llvm::zip(yielded, getResults()))
+    if (isRequired(result))
+      worklist.push_back(value);
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == &body && needed.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
   }
+
+  // Evaluate them op by op through the ops' own fold hooks.
+  llvm::DenseMap<Value, Attribute> known;
+  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs()))
+    known[arg] = attr;
   for (Operation &op : body.without_terminator()) {
     if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
       return failure();
+    if (!needed.contains(&op))
+      continue;
     SmallVector<Attribute> operands;
     for (Value operand : op.getOperands()) {
       Attribute attr = known.lookup(operand);
@@ -650,9 +737,19 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
   }
 
   SmallVector<OpFoldResult> values;
-  for (auto [yielded, result] :
-       llvm::zip(getYield().getValues(), getResults())) {
-    auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(yielded));
+  for (auto [value, result] : llvm::zip(yielded, getResults())) {
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &body) {
+      Value operand = getInputs()[arg.getArgNumber()];
+      if (operand.getType() != result.getType())
+        return failure();
+      values.push_back(operand);
+      continue;
+    }
+    auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(value));
+    if (!typed && !isRequired(result))
+      typed = dyn_cast_if_present<TypedAttr>(
+          Builder(getContext()).getZeroAttr(result.getType()));
     if (!typed || typed.getType() != result.getType())
       return failure();
     values.push_back(typed);

@@ -8,6 +8,7 @@
 #include "VerifyUtils.h"
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
 #include "mlir/IR/Builders.h"
@@ -38,13 +39,29 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
+/// Checks that the size in bytes of the static tensor `type` fits int64, so
+/// that no element count or offset computed from it (by a fold, the lowering
+/// or the runtime) overflows.
+static LogicalResult checkSize(Operation *op, RankedTensorType type,
+                               const Twine &what) {
+  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+  int64_t elementBytes =
+      std::max<int64_t>(llvm::divideCeil(type.getElementTypeBitWidth(), 8), 1);
+  if (count && llvm::checkedMul(*count, elementBytes))
+    return success();
+  return op->emitOpError() << what << " of type " << type
+                           << " is too large: its size in bytes does not fit "
+                              "in int64";
+}
+
 /// Checks that `value` (described by `what`, e.g. "operand 'weight'") is a
-/// statically shaped ranked tensor of f32, the only type compute ops take.
+/// statically shaped ranked tensor of f32, the only type compute ops take,
+/// of a size that fits int64.
 static LogicalResult checkStaticF32(Operation *op, Value value,
                                     const Twine &what) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (type && type.hasStaticShape() && type.getElementType().isF32())
-    return success();
+    return checkSize(op, type, what);
   return op->emitOpError() << what
                            << " must be a statically shaped tensor of f32, "
                               "but got "
@@ -160,8 +177,13 @@ void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 
 LogicalResult ConstantOp::verify() {
   // ODS checks that the value has the result's static tensor type. What it
-  // cannot see is a resource blob whose size disagrees with that type, which
-  // would make every reader of the constant go out of bounds.
+  // cannot see is a type too large to count its bytes, or a resource blob
+  // whose size disagrees with that type, which would make every reader of
+  // the constant go out of bounds.
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (type && type.hasStaticShape() &&
+      failed(checkSize(*this, type, "result 'output'")))
+    return failure();
   auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
   if (!resource)
     return success();

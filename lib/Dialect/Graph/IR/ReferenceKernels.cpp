@@ -8,6 +8,8 @@
 
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -195,10 +197,16 @@ int64_t mlir::graph::reference::windowOutputSize(int64_t in, int64_t padBefore,
                                                  int64_t padAfter,
                                                  int64_t kernel, int64_t stride,
                                                  int64_t dilation) {
-  if (stride < 1)
+  if (stride < 1 || kernel < 1 || dilation < 1)
     return 0;
-  int64_t span = in + padBefore + padAfter - dilation * (kernel - 1) - 1;
-  if (span < 0)
+  // Attributes may come from an unverified op: out-of-range ones give 0.
+  int64_t span;
+  if (llvm::AddOverflow(in, padBefore, span) ||
+      llvm::AddOverflow(span, padAfter, span))
+    return 0;
+  int64_t extent;
+  if (llvm::MulOverflow(dilation, kernel - 1, extent) ||
+      llvm::SubOverflow(span, extent, span) || --span < 0)
     return 0;
   return span / stride + 1;
 }

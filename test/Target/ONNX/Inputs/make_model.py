@@ -195,6 +195,42 @@ def external(write_data):
     return m, w
 
 
+def overflow(kind):
+    """A node whose attributes or shape input push the importer's shape
+    arithmetic past int64: pads near 2^62 on a Conv, dilations near 2^62 on
+    a Conv, a Reshape target of 2^30 x 2^30 x 2^30 elements."""
+    x = value("x", [1, 1, 4, 4])
+    w = tensor("w", [1, 1, 2, 2])
+    big = 2**62
+    if kind == "pads":
+        node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                pads=[big, big, big, big])
+    elif kind == "dilations":
+        node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                dilations=[big, 1])
+    else:
+        shape = numpy_helper.from_array(
+            np.array([2**30, 2**30, 2**30, 0], np.int64), "shape")
+        node = helper.make_node("Reshape", ["x", "shape"], ["y"],
+                                name="reshape")
+        return model([node], [x], [value("y", [1])], [shape])
+    return model([node], [x], [value("y", [1, 1, 1, 1])], [w])
+
+
+def nested(depth):
+    """If nodes nested `depth` deep in their then-branches: protobuf refuses
+    messages nested over 100 deep, before any recursion of the importer."""
+    out = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    leaf = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])], "leaf", [], [out])
+    g = leaf
+    for d in range(depth):
+        g = helper.make_graph(
+            [helper.make_node("If", ["c"], ["y"], then_branch=g,
+                              else_branch=leaf)], "g%d" % d, [], [out])
+    return helper.make_model(g)
+
+
 def not_a_model():
     """A valid protobuf that also parses as a ModelProto (its field 1 is
     unknown there, its field 2 a producer_name), but has no graph."""
@@ -215,6 +251,9 @@ def main():
         "misc": misc,
         "unsupported": unsupported,
         "symbolic": symbolic,
+        "overflow_pads": lambda: overflow("pads"),
+        "overflow_dilations": lambda: overflow("dilations"),
+        "overflow_reshape": lambda: overflow("reshape"),
     }
     if name in simple:
         m = simple[name]()
@@ -227,6 +266,9 @@ def main():
                         size_threshold=0)
         if name == "external_missing":
             os.remove(os.path.join(os.path.dirname(out), "weights.bin"))
+    elif name == "nested":
+        with open(out, "wb") as f:
+            f.write(nested(500).SerializeToString())
     elif name == "not_a_model":
         with open(out, "wb") as f:
             f.write(not_a_model().SerializeToString())

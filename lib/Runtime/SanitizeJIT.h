@@ -1,0 +1,36 @@
+//===- SanitizeJIT.h - AddressSanitizer for JIT-compiled code ---*- C++ -*-===//
+//
+// In a build of the runtime with AddressSanitizer (GRAPH_ENABLE_SANITIZERS),
+// the code it JIT-compiles is instrumented too, so that an out-of-bounds
+// access of a compiled kernel to a buffer (all of them come from the
+// instrumented process's malloc) is reported like one in the runtime's own
+// code. Elsewhere the transformer is returned unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_RUNTIME_SANITIZEJIT_H
+#define LIB_RUNTIME_SANITIZEJIT_H
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mlir {
+namespace graph {
+namespace runtime {
+
+/// `transformer` followed, when graph-run is built with AddressSanitizer, by
+/// the AddressSanitizer instrumentation of every function defined in the
+/// module.
+std::function<llvm::Error(llvm::Module *)>
+withAddressSanitizer(std::function<llvm::Error(llvm::Module *)> transformer);
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // LIB_RUNTIME_SANITIZEJIT_H
