@@ -5,7 +5,8 @@
 //   s[f]    = scale[f] / sqrt(variance[f] + epsilon)
 //   W'[f]   = W[f] * s[f]
 //   b'[f]   = (b[f] - mean[f]) * s[f] + bias[f]
-// computed in f32. The result equals the original up to rounding.
+// computed in f32. The result equals the original up to rounding. Both ops
+// NCHW (FCHW weight, filter f outermost) or both NHWC (HWCF, innermost).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,10 +57,16 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       return rewriter.notifyMatchFailure(bn, "conv2d and batch_norm types "
                                              "differ");
 
+    // An NHWC conv has HWCF weights, filters innermost; its batch_norm must
+    // read the channels where the conv writes them.
+    bool nhwc = conv.getLayout() == "NHWC";
+    if (bn.getLayout() != conv.getLayout())
+      return rewriter.notifyMatchFailure(bn, "conv2d and batch_norm layouts "
+                                             "differ");
     std::optional<ConstantTensor> weight = getConstantTensor(conv.getWeight());
     if (!weight || weight->getShape().size() != 4)
       return rewriter.notifyMatchFailure(bn, "conv2d weight is not constant");
-    int64_t numFilters = weight->getShape()[0];
+    int64_t numFilters = weight->getShape()[nhwc ? 3 : 0];
     auto isPerFilter = [&](const std::optional<ConstantTensor> &t) {
       return t && t->getShape().size() == 1 && t->getShape()[0] == numFilters;
     };
@@ -90,7 +97,7 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
     int64_t perFilter = weight->getNumElements() / numFilters;
     SmallVector<float> newWeight = weight->expand();
     for (int64_t i = 0, e = newWeight.size(); i < e; ++i)
-      newWeight[i] *= factor[i / perFilter];
+      newWeight[i] *= factor[nhwc ? i % numFilters : i / perFilter];
 
     RankedTensorType biasType =
         convBias ? convBias->type
@@ -107,7 +114,7 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
         rewriter, rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()}),
         bn.getOutput().getType(), conv.getInput(), weightCst, biasCst,
         conv.getStridesAttr(), conv.getPaddingAttr(), conv.getDilationsAttr(),
-        conv.getGroupsAttr());
+        conv.getGroupsAttr(), conv.getLayoutAttr());
     newConv->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
 
     llvm::SetVector<Operation *> deadUsers;
