@@ -38,7 +38,8 @@ namespace {
 /// conv2d (constant weight and bias) -> batch_norm (constant parameters)
 /// becomes one conv2d with new constant weight and bias.
 struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FoldBatchNormIntoConv(MLIRContext *context, const LiveOps &live)
+      : OpRewritePattern(context), live(live) {}
 
   LogicalResult matchAndRewrite(BatchNormOp bn,
                                 PatternRewriter &rewriter) const override {
@@ -49,7 +50,7 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       return rewriter.notifyMatchFailure(bn, "input is not a conv2d result");
     Value convOut = conv.getOutput();
     // Another live user would see the folded values instead of the conv's.
-    SmallVector<Operation *> liveUsers = getLiveUsers(convOut);
+    SmallVector<Operation *> liveUsers = live.getLiveUsers(convOut);
     if (liveUsers.size() != 1 || liveUsers.front() != bn.getOperation() ||
         llvm::count(bn->getOperands(), convOut) != 1)
       return rewriter.notifyMatchFailure(bn, "conv2d has another live user");
@@ -118,16 +119,19 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
     newConv->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
 
     llvm::SetVector<Operation *> deadUsers;
-    collectDeadUsers(convOut, deadUsers);
+    live.collectDeadUsers(convOut, deadUsers);
     for (Operation *dead : deadUsers)
       rewriter.eraseOp(dead);
     rewriter.replaceOp(bn, newConv.getOutput());
     rewriter.eraseOp(conv);
     return success();
   }
+
+  const LiveOps &live;
 };
 } // namespace
 
-void mlir::graph::populateFoldBatchNormPatterns(RewritePatternSet &patterns) {
-  patterns.add<FoldBatchNormIntoConv>(patterns.getContext());
+void mlir::graph::populateFoldBatchNormPatterns(RewritePatternSet &patterns,
+                                                const LiveOps &live) {
+  patterns.add<FoldBatchNormIntoConv>(patterns.getContext(), live);
 }

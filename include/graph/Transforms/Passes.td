@@ -29,15 +29,23 @@ def GraphFoldConstants : Pass<"graph-fold-constants"> {
 }
 
 def GraphFuse : Pass<"graph-fuse"> {
-  let summary = "Fuse an anchor op and its epilogue chain into one graph.fused";
+  let summary = "Fuse ops into graph.fused groups: anchors with their "
+                "epilogues, and trees of elementwise ops";
   let description = [{
-    An anchor (`graph.conv2d`, `graph.matmul` or `graph.gemm`) followed by the
-    longest chain of one or more epilogue ops (`batch_norm`, `relu`, `clip`,
-    `sigmoid`, `tanh`, and `add`/`sub`/`mul`/`div` whose other operand is
-    defined outside the chain) becomes one `graph.fused` whose `kind` is the
-    ops' mnemonics joined by `_`. A chain stops before an intermediate that
-    has another live user or whose element type differs. Values the group
+    Every fusion of the compiler is decided here; the lowering fuses nothing
+    else. An anchor (`graph.conv2d`, `graph.matmul` or `graph.gemm`) followed
+    by the longest chain of one or more elementwise epilogue ops
+    (`batch_norm`, `relu`, `clip`, `sigmoid`, `tanh`, `add`/`sub`/`mul`/`div`
+    whose other operand is defined outside the chain, and every other op
+    with the elementwise trait) becomes one `graph.fused` whose `kind` is the
+    ops' mnemonics joined by `_`. Then the elementwise ops left form groups
+    without an anchor (TVM's injective fusion): an op and, recursively, each
+    elementwise producer whose result only it uses, a chain or a tree
+    (`"add_relu"`, `"mul_add_sigmoid"`), `kind` listing producers before
+    their users. Either way a group stops before an intermediate that has
+    another live user or whose element type differs, and values the group
     reads from outside, constants included, become operands of the fused op.
+    The pass takes time linear in the graph: liveness is computed once.
 
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is

@@ -1,11 +1,16 @@
 //===- LowerFused.cpp - graph.fused to one tiled kernel ---------*- C++ -*-===//
 //
 // Each graph.fused body, already lowered to linalg on tensors, becomes one
-// kernel: the op that produces a yielded value is tiled, and every producer
-// in the body is fused into the tile loops, so that the group's intermediates
-// only ever exist as tiles. The body is inlined in place of the op first;
-// the group is remembered as the set of ops that came from the body, and only
-// those are fused.
+// kernel. The body is inlined in place of the op first; the group is
+// remembered as the set of ops that came from the body, and only those are
+// fused, so that the lowering fuses nothing that graph-fuse did not group:
+//  - the group's elementwise linalg.generics are merged into one generic per
+//    tree (one loop nest, no intermediate at all), in one step for the whole
+//    tree rather than pair by pair, whose bodies would be cloned again at
+//    every step (quadratic in the length of a chain);
+//  - then the op that produces a yielded value is tiled, and every producer
+//    left in the group (a convolution and what it reads) is fused into the
+//    tile loops, so that the group's intermediates only ever exist as tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +19,7 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
@@ -150,6 +156,175 @@ static SmallVector<Value> inlineFusedBody(RewriterBase &rewriter,
   return results;
 }
 
+/// Whether `op` is an elementwise linalg.generic that can be merged with
+/// others: parallel loops only, one result written through a permutation,
+/// a body that neither reads the output's old value nor the loop indices.
+static bool isMergeableElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.hasIndexSemantics())
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  return generic.getMatchingIndexingMap(init).isPermutation() &&
+         !generic.payloadUsesValueFromOperand(init);
+}
+
+/// The group's generic that `producer` merges into, or null: `producer`
+/// and its user are mergeable generics of the group, the user is its only
+/// user and reads it through one indexing map (mul(x, x) reads x once per
+/// element).
+static linalg::GenericOp
+getMergeConsumer(Operation *producer,
+                 const llvm::SetVector<Operation *> &group) {
+  if (!group.contains(producer) || !isMergeableElementwise(producer))
+    return {};
+  Value result = producer->getResult(0);
+  if (result.use_empty())
+    return {};
+  Operation *user = *result.getUsers().begin();
+  if (!group.contains(user) || !isMergeableElementwise(user) ||
+      llvm::any_of(result.getUsers(),
+                   [&](Operation *other) { return other != user; }))
+    return {};
+  auto consumer = cast<linalg::GenericOp>(user);
+  std::optional<AffineMap> map;
+  for (OpOperand &use : result.getUses()) {
+    if (consumer.isDpsInit(&use))
+      return {};
+    AffineMap useMap = consumer.getMatchingIndexingMap(&use);
+    if (map && *map != useMap)
+      return {};
+    map = useMap;
+  }
+  return consumer;
+}
+
+/// Replaces the tree of mergeable generics rooted at `root` (`tree`: every
+/// op after the producers it reads, `root` last) by one linalg.generic over
+/// the root's loops. Each op's loops are reached from the root's through
+/// `access` (root: identity; producer P read by C through map M:
+/// inverse(P's output map) o M o access(C)); the tree's inputs are read
+/// through their own maps composed with that, and the bodies are cloned one
+/// after the other, each producer's yielded value standing for its result.
+static linalg::GenericOp mergeElementwiseTree(RewriterBase &rewriter,
+                                              ArrayRef<Operation *> tree) {
+  auto root = cast<linalg::GenericOp>(tree.back());
+  llvm::SmallPtrSet<Operation *, 8> inTree(llvm::from_range, tree);
+  llvm::DenseMap<Operation *, AffineMap> access;
+  access[root] = AffineMap::getMultiDimIdentityMap(root.getNumLoops(),
+                                                   rewriter.getContext());
+  for (Operation *op : llvm::reverse(tree)) {
+    auto consumer = cast<linalg::GenericOp>(op);
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !inTree.contains(producer))
+        continue;
+      AffineMap outMap =
+          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+      access[producer] = inversePermutation(outMap).compose(
+          consumer.getMatchingIndexingMap(operand).compose(access[op]));
+    }
+  }
+
+  // The inputs from outside the tree, each (value, map) once.
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  llvm::DenseMap<std::pair<Value, AffineMap>, unsigned> inputIndex;
+  for (Operation *op : tree) {
+    auto generic = cast<linalg::GenericOp>(op);
+    for (OpOperand *operand : generic.getDpsInputOperands()) {
+      Operation *def = operand->get().getDefiningOp();
+      if (def && inTree.contains(def))
+        continue;
+      AffineMap map =
+          generic.getMatchingIndexingMap(operand).compose(access[op]);
+      auto [it, inserted] =
+          inputIndex.try_emplace({operand->get(), map}, inputs.size());
+      if (inserted) {
+        inputs.push_back(operand->get());
+        maps.push_back(map);
+      }
+    }
+  }
+  OpOperand *init = root.getDpsInitOperand(0);
+  maps.push_back(root.getMatchingIndexingMap(init));
+
+  rewriter.setInsertionPoint(root);
+  auto merged = linalg::GenericOp::create(
+      rewriter, root.getLoc(), root->getResultTypes(), inputs,
+      ValueRange{init->get()}, maps, root.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        llvm::DenseMap<Operation *, Value> yielded;
+        for (Operation *op : tree) {
+          auto generic = cast<linalg::GenericOp>(op);
+          IRMapping mapping;
+          for (OpOperand *operand : generic.getDpsInputOperands()) {
+            BlockArgument arg = generic.getMatchingBlockArgument(operand);
+            Operation *def = operand->get().getDefiningOp();
+            if (def && inTree.contains(def)) {
+              mapping.map(arg, yielded.lookup(def));
+              continue;
+            }
+            AffineMap map =
+                generic.getMatchingIndexingMap(operand).compose(access[op]);
+            mapping.map(arg, args[inputIndex.lookup({operand->get(), map})]);
+          }
+          Block *body = generic.getBody();
+          for (Operation &inner : body->without_terminator())
+            b.clone(inner, mapping);
+          Value result = body->getTerminator()->getOperand(0);
+          yielded[op] = mapping.lookupOrDefault(result);
+        }
+        linalg::YieldOp::create(b, loc, yielded.lookup(root));
+      });
+  rewriter.replaceOp(root, merged->getResults());
+  for (Operation *op : llvm::reverse(tree.drop_back()))
+    rewriter.eraseOp(op);
+  return merged;
+}
+
+/// Merges every tree of elementwise generics in the group into one generic,
+/// keeping `group` up to date. Linear in the size of the group.
+static void mergeElementwiseOps(RewriterBase &rewriter,
+                                llvm::SetVector<Operation *> &group) {
+  // Each producer has at most one consumer: the trees are the connected
+  // pieces, each reached from its root (a generic merged into no consumer).
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> producers;
+  SmallVector<Operation *> roots;
+  for (Operation *op : group) {
+    if (!isMergeableElementwise(op))
+      continue;
+    if (linalg::GenericOp consumer = getMergeConsumer(op, group))
+      producers[consumer].push_back(op);
+    else
+      roots.push_back(op);
+  }
+  llvm::DenseSet<Operation *> mergedOps;
+  for (Operation *root : roots) {
+    if (!producers.count(root))
+      continue;
+    // Post-order from the root: every op after its producers.
+    SmallVector<Operation *> tree;
+    SmallVector<std::pair<Operation *, unsigned>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      auto it = producers.find(op);
+      if (it == producers.end() || next == it->second.size()) {
+        tree.push_back(op);
+        stack.pop_back();
+        continue;
+      }
+      Operation *producer = it->second[next++];
+      stack.emplace_back(producer, 0);
+    }
+    mergedOps.insert(tree.begin(), tree.end());
+    group.insert(mergeElementwiseTree(rewriter, tree));
+  }
+  group.remove_if([&](Operation *op) { return mergedOps.contains(op); });
+}
+
 /// Whether `slice` extracts the whole of a statically shaped tensor.
 static bool isWholeSlice(tensor::ExtractSliceOp slice) {
   RankedTensorType sourceType = slice.getSourceType();
@@ -166,6 +341,13 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
                              llvm::SetVector<Operation *> &group) {
   auto rootOp = root.getDefiningOp<TilingInterface>();
   if (!rootOp || !group.contains(rootOp))
+    return;
+  // Without a producer to fuse (a merged elementwise group), its own loops
+  // are the kernel.
+  if (llvm::none_of(rootOp->getOperands(), [&](Value operand) {
+        Operation *def = operand.getDefiningOp();
+        return def && group.contains(def) && isa<TilingInterface>(def);
+      }))
     return;
   SmallVector<int64_t> tileSizes = chooseTileSizes(rootOp);
   if (llvm::all_of(tileSizes, [](int64_t t) { return t == 0; }))
@@ -198,6 +380,18 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
     rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
 }
 
+/// The values the group computes for ops outside it: its results.
+static SmallVector<Value>
+getGroupResults(const llvm::SetVector<Operation *> &group) {
+  SmallVector<Value> results;
+  for (Operation *op : group)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !group.contains(user); }))
+        results.push_back(result);
+  return results;
+}
+
 /// Erases the ops of the group that tiling left without users. The group is
 /// in program order, so a reverse sweep sees each consumer before its
 /// producers.
@@ -223,9 +417,10 @@ struct GraphLowerFusedPass
       for (Operation &op : fused.getBody().front().without_terminator())
         bodyOps.push_back(&op);
       llvm::SetVector<Operation *> group(llvm::from_range, bodyOps);
-      SmallVector<Value> roots = inlineFusedBody(rewriter, fused);
+      inlineFusedBody(rewriter, fused);
       foldConstantTransposes(rewriter, bodyOps, group);
-      for (Value root : roots)
+      mergeElementwiseOps(rewriter, group);
+      for (Value root : getGroupResults(group))
         tileAndFuseGroup(rewriter, root, group);
       eraseDeadGroupOps(rewriter, group);
     }

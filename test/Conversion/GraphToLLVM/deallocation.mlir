@@ -60,8 +60,8 @@ func.func @unfused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1
   return %2 : tensor<1x4x8x6xf32>
 }
 
-// Results are written into the caller's buffers: a chain of ops with two
-// results needs no buffer of its own.
+// Results are written into the caller's buffers: a matmul and an add_tanh
+// group (one kernel) giving two results need no buffer of their own.
 // CHECK-LABEL: func.func @in_place
 // CHECK-SAME: %[[OUT0:.*]]: memref<6x7xf32>, %[[OUT1:.*]]: memref<6x7xf32>) {
 // CHECK-NOT: memref.alloc
@@ -69,8 +69,12 @@ func.func @unfused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1
 // CHECK: return
 func.func @in_place(%a: tensor<6x5xf32>, %b: tensor<5x7xf32>, %c: tensor<7xf32>) -> (tensor<6x7xf32>, tensor<6x7xf32>) {
   %0 = graph.matmul %a, %b : (tensor<6x5xf32>, tensor<5x7xf32>) -> tensor<6x7xf32>
-  %1 = graph.add %0, %c : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32>
-  %2 = graph.tanh %1 : tensor<6x7xf32>
+  %2 = graph.fused "add_tanh"(%0, %c) : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32> {
+  ^bb0(%m: tensor<6x7xf32>, %bias: tensor<7xf32>):
+    %1 = graph.add %m, %bias : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32>
+    %t = graph.tanh %1 : tensor<6x7xf32>
+    graph.yield %t : tensor<6x7xf32>
+  }
   return %2, %0 : tensor<6x7xf32>, tensor<6x7xf32>
 }
 
