@@ -1,10 +1,10 @@
 //===- Report.cpp - Op counts, constants and fusion savings -----*- C++ -*-===//
 //
 // graph-report: prints to stderr, without changing the IR, the op counts at
-// graph level, the constants and their bytes, the fused groups by kind, and
-// the bytes that fusion keeps off memory: the intermediate tensors of fused
+// graph level, the constants and their bytes, the fused groups by kind, the
+// bytes that fusion keeps off memory: the intermediate tensors of fused
 // bodies, which a fused kernel never writes out nor reads back
-// (Saving = 2 * sum |T_k|).
+// (Saving = 2 * sum |T_k|), and the layout changes left (transposes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +68,8 @@ struct Statistics {
   int64_t constants = 0;
   int64_t constantBytes = 0;
   int64_t intermediateBytes = 0;
+  /// graph.transpose ops: each moves a whole tensor to another layout.
+  int64_t layoutChanges = 0;
 };
 } // namespace
 
@@ -77,6 +79,8 @@ static Statistics collect(ModuleOp module) {
     if (isa<ModuleOp, func::FuncOp>(op))
       return WalkResult::advance();
     ++stats.ops[op->getName().getStringRef().str()];
+    if (isa<TransposeOp>(op))
+      ++stats.layoutChanges;
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       ++stats.constants;
       stats.constantBytes += getTensorBytes(constant.getType());
@@ -88,6 +92,8 @@ static Statistics collect(ModuleOp module) {
     // A fused body counts as its group, not as ops of the graph.
     ++stats.fused[fused.getKind().str()];
     for (Operation &inner : fused.getBody().front()) {
+      if (isa<TransposeOp>(inner))
+        ++stats.layoutChanges;
       if (inner.hasTrait<OpTrait::ConstantLike>())
         continue;
       for (Value result : inner.getResults())
@@ -112,6 +118,7 @@ static void printText(const Statistics &stats, raw_ostream &os) {
   os << "intermediate bytes: " << stats.intermediateBytes << "\n";
   os << "saving (2 x intermediate bytes): " << 2 * stats.intermediateBytes
      << "\n";
+  os << "layout changes: " << stats.layoutChanges << "\n";
 }
 
 static void printJson(const Statistics &stats, raw_ostream &os) {
@@ -131,6 +138,7 @@ static void printJson(const Statistics &stats, raw_ostream &os) {
     });
     json.attribute("intermediate_bytes", stats.intermediateBytes);
     json.attribute("saving_bytes", 2 * stats.intermediateBytes);
+    json.attribute("layout_changes", stats.layoutChanges);
   });
   os << "\n";
 }

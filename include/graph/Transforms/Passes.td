@@ -58,6 +58,34 @@ def GraphFuse : Pass<"graph-fuse"> {
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }
 
+def GraphConvertLayout : Pass<"graph-convert-layout"> {
+  let summary = "Run convolutions, pooling and their epilogues in NHWC";
+  let description = [{
+    The layout the code generator is fastest in, chosen in the graph (TVM's
+    ConvertLayout at opt_level 3): every NCHW `graph.conv2d` becomes an NHWC
+    one (`layout = "NHWC"`, weight KH x KW x C/groups x F) between two
+    `graph.transpose`s, the weight permuted at compile time when it is a
+    constant. Then layout changes move and cancel, to a fixed point, by the
+    canonicalization patterns of `graph.transpose` and three of this pass:
+      - two transposes in a row compose, and cancel when they are inverses;
+        one that only moves dimensions of size 1 becomes a `graph.reshape`;
+      - a transpose moves past the elementwise op that is its only user
+        (batch_norm switching its `layout`), the op's other operands taken
+        through the inverse permutation when that is free: a constant
+        (permuted now), a per-channel or scalar operand (a reshape), or the
+        input of a transpose by the same permutation;
+      - a transpose from NHWC to NCHW moves past the `max_pool2d`,
+        `avg_pool2d` or `global_avg_pool` that is its only user, which then
+        runs in NHWC, and past a `concat` of such transposes.
+    Layout changes are left only where the graph's inputs and outputs, or
+    an op that has no NHWC form, need NCHW: one at the input and none at the
+    output of a ResNet or MobileNet. Ops inside `graph.fused` are left as
+    they are. Part of `graph-optimize` at opt-level 3, after folding and
+    before fusion.
+  }];
+  let dependentDialects = ["::mlir::graph::GraphDialect"];
+}
+
 def GraphEliminateDeadCode : Pass<"graph-eliminate-dead-code"> {
   let summary = "Erase every op whose results no live op uses";
   let description = [{
@@ -73,9 +101,10 @@ def GraphReport : Pass<"graph-report", "::mlir::ModuleOp"> {
     Prints, without changing the IR: op counts by name, the number of
     constants and their bytes, fused groups by kind, and the bytes fusion
     keeps off memory: the sum of |T_k| over the intermediate tensors inside
-    fused bodies and Saving = 2 * sum |T_k|. With `json`, one JSON object
-    with keys `ops`, `constants`, `fused`, `intermediate_bytes` and
-    `saving_bytes`.
+    fused bodies and Saving = 2 * sum |T_k|, and the number of layout
+    changes (`graph.transpose` ops, inside fused bodies too). With `json`,
+    one JSON object with keys `ops`, `constants`, `fused`,
+    `intermediate_bytes`, `saving_bytes` and `layout_changes`.
   }];
   let options = [
     Option<"json", "json", "bool", "false", "Print one JSON object">

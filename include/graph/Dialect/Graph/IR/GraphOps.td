@@ -274,10 +274,21 @@ def Graph_FlattenOp : Graph_ComputeOp<"flatten"> {
 
 def Graph_TransposeOp : Graph_ComputeOp<"transpose"> {
   let summary = "permutes dimensions: output dim i is input dim perm[i]";
+  let description = [{
+    A layout change. Canonicalization composes two in a row (and drops the
+    pair when they cancel), turns one that only moves dimensions of size 1
+    into a `graph.reshape`, and moves one past the elementwise op that is its
+    only user (`relu(transpose(x))` becomes `transpose(relu(x))`, the other
+    operands of a binary op taken through the inverse permutation when that
+    costs nothing: a constant, a value whose permuted form is a reshape, or
+    one that is itself such a transpose), so that layout changes gather
+    where they cancel.
+  }];
   let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$perm);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
