@@ -13,8 +13,8 @@
 // A batch_norm with constant parameters is first folded into the weights of
 // the conv before it, which then fuses with what follows the batch_norm.
 //
-// Liveness is computed once per run (LiveOps), so that the pass takes time
-// linear in the graph.
+// Liveness is computed once per run (LiveOps) and each pattern set is
+// applied in one walk, so that the pass takes time linear in the graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +25,12 @@
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -234,6 +236,49 @@ void mlir::graph::populateFuseElementwisePatterns(RewritePatternSet &patterns,
 }
 
 namespace {
+/// Forgets erased ops: in the liveness analysis, and in the set of ops the
+/// driver has still to visit.
+struct FuseListener : public RewriterBase::Listener {
+  FuseListener(LiveOps &live, llvm::DenseSet<Operation *> &pending)
+      : live(live), pending(pending) {}
+  void notifyOperationErased(Operation *op) override {
+    live.forget(op);
+    pending.erase(op);
+  }
+  LiveOps &live;
+  llvm::DenseSet<Operation *> &pending;
+};
+} // namespace
+
+/// Applies `patterns` once to each op nested in `root`, in program order,
+/// skipping the ops erased before their turn; ops created meanwhile are not
+/// visited. The fusion patterns need no fixed point: a chain or a tree is
+/// built whole from the op it is matched at, and a batch_norm after a conv
+/// that an earlier one was folded into comes later in program order. So one
+/// walk, where the greedy driver would walk the graph again until nothing
+/// changes.
+static void applyOnce(Operation *root, const FrozenRewritePatternSet &patterns,
+                      LiveOps &live) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (op != root)
+      ops.push_back(op);
+  });
+  llvm::DenseSet<Operation *> pending(llvm::from_range, ops);
+  FuseListener listener(live, pending);
+  PatternRewriter rewriter(root->getContext());
+  rewriter.setListener(&listener);
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  for (Operation *op : ops) {
+    if (!pending.erase(op))
+      continue;
+    rewriter.setInsertionPoint(op);
+    (void)applicator.matchAndRewrite(op, rewriter);
+  }
+}
+
+namespace {
 struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
   using Base::Base;
 
@@ -241,28 +286,33 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
     MLIRContext *context = &getContext();
     LiveOps live(getOperation());
 
-    // Fusion only regroups ops: no folding, no constant merging, no region
-    // rewrites, so that the pass does exactly what it says. Erased ops leave
-    // the liveness analysis.
-    GreedyRewriteConfig config;
-    config.enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
-        .setListener(live.getListener());
-
     // Folding batch_norm first lets conv -> batch_norm -> relu with constant
     // parameters fuse as conv2d_relu, one op less per element. Anchors take
     // their epilogues before the elementwise ops group among themselves.
+    // Fusion only regroups ops: nothing is folded or erased but the ops of a
+    // group and the dead users of its intermediates.
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(context);
       populate(patterns, live);
-      return applyPatternsGreedily(getOperation(), std::move(patterns), config);
+      applyOnce(getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+                live);
     };
-    if (foldBatchNorm && failed(apply(populateFoldBatchNormPatterns)))
-      return signalPassFailure();
-    if (failed(apply(populateFuseEpiloguePatterns)) ||
-        failed(apply(populateFuseElementwisePatterns)))
-      return signalPassFailure();
+    if (foldBatchNorm)
+      apply(populateFoldBatchNormPatterns);
+    apply(populateFuseEpiloguePatterns);
+    apply(populateFuseElementwisePatterns);
+    eraseTriviallyDeadOps(getOperation());
+  }
+
+  /// Erases the ops left without a use and without side effects (the
+  /// weights and parameters a folded batch_norm no longer reads, ...), as
+  /// the greedy driver did: a reverse walk sees users before producers.
+  static void eraseTriviallyDeadOps(Operation *root) {
+    IRRewriter rewriter(root->getContext());
+    root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+      if (op != root && isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+    });
   }
 };
 } // namespace
