@@ -21,6 +21,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 
 namespace mlir {
 namespace graph {
@@ -159,17 +160,53 @@ struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
   }
 };
 
+/// Whether `op` runs in NHWC as well as in NCHW: convs and pools have a
+/// layout attribute, concats and elementwise ops let layout changes through.
+static bool isLayoutFlexible(Operation *op) {
+  return isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ConcatOp>(
+             op) ||
+         isElementwise(op);
+}
+
+/// The NCHW convs worth converting: those connected, through ops that run
+/// in either layout, to another conv or a pool. A conv alone in such a
+/// region keeps both its layout changes whatever the pass does, and in
+/// NCHW its lowering transposes tile by tile inside the fused kernel
+/// rather than whole tensors outside it (a conv_bn_relu block).
+static SmallVector<Conv2DOp> getConvsToConvert(Operation *root) {
+  llvm::EquivalenceClasses<Operation *> regions;
+  SmallVector<Operation *> windowOps;
+  root->walk([&](Operation *op) {
+    if (!isLayoutFlexible(op) || op->getParentOfType<FusedOp>())
+      return;
+    regions.insert(op);
+    if (isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
+      windowOps.push_back(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == op->getBlock() && isLayoutFlexible(def))
+        regions.unionSets(op, def);
+  });
+  llvm::DenseMap<Operation *, int64_t> windowOpsPerRegion;
+  for (Operation *op : windowOps)
+    ++windowOpsPerRegion[regions.getLeaderValue(op)];
+  SmallVector<Conv2DOp> convs;
+  for (Operation *op : windowOps) {
+    auto conv = dyn_cast<Conv2DOp>(op);
+    if (conv && conv.getLayout() == "NCHW" &&
+        windowOpsPerRegion[regions.getLeaderValue(op)] > 1)
+      convs.push_back(conv);
+  }
+  return convs;
+}
+
 struct GraphConvertLayoutPass
     : public graph::impl::GraphConvertLayoutBase<GraphConvertLayoutPass> {
   using Base::Base;
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    SmallVector<Conv2DOp> convs;
-    getOperation()->walk([&](Conv2DOp conv) {
-      if (conv.getLayout() == "NCHW" && !conv->getParentOfType<FusedOp>())
-        convs.push_back(conv);
-    });
+    SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation());
     IRRewriter rewriter(context);
     NHWCValues nhwcValues;
     for (Conv2DOp conv : convs)

@@ -50,10 +50,32 @@ func.func @resnet(%x: tensor<1x3x8x8xf32>, %s: tensor<4xf32>) -> tensor<1x10xf32
 // CHECK-LABEL: func.func @weight_values
 // CHECK: graph.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00]], {{\[\[}}2.000000e+00, 4.000000e+00]]]]> : tensor<1x2x1x2xf32>
 // CHECK-NOT: graph.constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00]]]
-func.func @weight_values(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x2xf32> {
+func.func @weight_values(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x1xf32> {
   %w = graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
   %0 = graph.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3x2xf32>
-  return %0 : tensor<1x2x3x2xf32>
+  %1 = graph.max_pool2d %0 {kernel = array<i64: 1, 2>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x3x1xf32>
+  return %1 : tensor<1x2x3x1xf32>
+}
+
+// -----
+
+// A conv alone (no other conv or pool reachable through ops that run in
+// either layout) stays NCHW: its two layout changes would stay whatever the
+// pass did, and the NCHW lowering does them tile by tile in its kernel.
+
+// CHECK-LABEL: func.func @lone_conv
+// CHECK-NOT: graph.transpose
+// CHECK-NOT: layout
+// CHECK: return
+func.func @lone_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
+                     %s: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = graph.batch_norm %0, %s, %s, %s, %s : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %2 = graph.relu %1 : tensor<1x4x6x6xf32>
+  %3 = graph.softmax %2 {axis = 1} : tensor<1x4x6x6xf32>
+  %4 = graph.relu %3 : tensor<1x4x6x6xf32>
+  %5 = graph.max_pool2d %4 {kernel = array<i64: 2, 2>} : (tensor<1x4x6x6xf32>) -> tensor<1x4x5x5xf32>
+  return %2 : tensor<1x4x6x6xf32>
 }
 
 // -----
@@ -116,7 +138,8 @@ func.func @concat_convs(%x: tensor<1x3x8x8xf32>, %w1: tensor<2x3x1x1xf32>, %w2: 
 // CHECK-NEXT: graph.softmax %[[T]] {axis = 1 : i64}
 func.func @softmax_needs_nchw(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32> {
   %b = graph.constant dense<[[[1.0]], [[2.0]], [[3.0]], [[4.0]]]> : tensor<4x1x1xf32>
-  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %p = graph.max_pool2d %x {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %0 = graph.conv2d %p, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
   %1 = graph.add %0, %b : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
   %2 = graph.softmax %1 {axis = 1} : tensor<1x4x8x8xf32>
   return %2 : tensor<1x4x8x8xf32>

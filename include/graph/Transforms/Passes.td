@@ -62,10 +62,13 @@ def GraphConvertLayout : Pass<"graph-convert-layout"> {
   let summary = "Run convolutions, pooling and their epilogues in NHWC";
   let description = [{
     The layout the code generator is fastest in, chosen in the graph (TVM's
-    ConvertLayout at opt_level 3): every NCHW `graph.conv2d` becomes an NHWC
-    one (`layout = "NHWC"`, weight KH x KW x C/groups x F) between two
-    `graph.transpose`s, the weight permuted at compile time when it is a
-    constant. Then layout changes move and cancel, to a fixed point, by the
+    ConvertLayout at opt_level 3): every NCHW `graph.conv2d` connected to
+    another conv or a pool through ops that run in either layout
+    (elementwise ops, concats) becomes an NHWC one (`layout = "NHWC"`,
+    weight KH x KW x C/groups x F) between two `graph.transpose`s, the
+    weight permuted at compile time when it is a constant. A conv alone in
+    such a region stays NCHW: its two layout changes would remain anyway,
+    and its lowering does them tile by tile inside its fused kernel. Then layout changes move and cancel, to a fixed point, by the
     canonicalization patterns of `graph.transpose` and three of this pass:
       - two transposes in a row compose, and cancel when they are inverses;
         one that only moves dimensions of size 1 becomes a `graph.reshape`;
