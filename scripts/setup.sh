@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${1:-build}
 
 PACKAGES=(cmake ninja-build g++ lld python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
-          llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+          llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+          graphviz fonts-dejavu-core chromium)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,6 +1,7 @@
 # -*- Python -*-
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -37,6 +38,7 @@ tools = [
     "graph-opt",
     "graph-run",
     "graph-translate",
+    "graph-viz",
     # The stock upstream driver, for the plugin tests.
     ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
@@ -51,3 +53,16 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(llvm_lib_dir, "libmlir_c_runner_utils" + config.llvm_shlib_ext)))
+
+# graph-viz lays graphs out with Graphviz's dot; its page is checked in a
+# real browser, Debian's chromium (scripts/setup.sh installs both).
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+else:
+    lit_config.note("Graphviz 'dot' not found: the graph-viz tests that "
+                    "render pages are skipped (UNSUPPORTED)")
+if shutil.which("chromium") or shutil.which("chromium-browser"):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("chromium not found: the graph-viz browser tests are "
+                    "skipped (UNSUPPORTED)")

@@ -17,10 +17,13 @@
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Passes.h"
+#include "graph/Transforms/RewriteDriver.h"
 
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace mlir {
@@ -87,8 +90,9 @@ static void convertConv(RewriterBase &rewriter, Conv2DOp conv,
   Value input = nhwcValues.get(rewriter, conv.getInput());
   rewriter.setInsertionPoint(conv);
   Value weight = rewriter.createOrFold<TransposeOp>(
-      loc, permuteType(conv.getWeight().getType(), kFCHWToHWCF),
-      conv.getWeight(), kFCHWToHWCF);
+      conv.getWeight().getLoc(),
+      permuteType(conv.getWeight().getType(), kFCHWToHWCF), conv.getWeight(),
+      kFCHWToHWCF);
   auto nhwc =
       Conv2DOp::create(rewriter, loc, permuteType(conv.getType(), kToNHWC),
                        input, weight, conv.getBias(), conv.getStridesAttr(),
@@ -200,6 +204,26 @@ static SmallVector<Conv2DOp> getConvsToConvert(Operation *root) {
   return convs;
 }
 
+/// Remembers the ops a rewriter creates and has not erased since.
+struct CreatedOps : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    ops.insert(op);
+  }
+  void notifyOperationErased(Operation *op) override { ops.erase(op); }
+
+  /// Erases those left unused: a reverse walk sees users before producers.
+  void eraseDeadOnes(Operation *root) {
+    IRRewriter rewriter(root->getContext());
+    root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+      if (ops.contains(op) && isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+    });
+  }
+
+  llvm::DenseSet<Operation *> ops;
+};
+
 struct GraphConvertLayoutPass
     : public graph::impl::GraphConvertLayoutBase<GraphConvertLayoutPass> {
   using Base::Base;
@@ -207,7 +231,8 @@ struct GraphConvertLayoutPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation());
-    IRRewriter rewriter(context);
+    CreatedOps created;
+    IRRewriter rewriter(context, &created);
     NHWCValues nhwcValues;
     for (Conv2DOp conv : convs)
       convertConv(rewriter, conv, nhwcValues);
@@ -218,15 +243,15 @@ struct GraphConvertLayoutPass
                  SinkTransposeThroughPool<AvgPool2DOp>,
                  SinkTransposeThroughPool<GlobalAvgPoolOp>,
                  SinkTransposesThroughConcat>(context);
-    // The patterns make the constants they need; nothing else is folded or
-    // merged behind graph-fold-constants' back.
-    GreedyRewriteConfig config;
-    config.enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    // The patterns make the constants they need; nothing else is folded, and
+    // ops that were dead already stay for graph-eliminate-dead-code (each
+    // pass shows its own effect). What the pass made and no longer needs
+    // (layout changes that cancelled) goes.
+    if (failed(applyPatternsKeepingDeadOps(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            /*maxRewritesPerOp=*/10, &created)))
       return signalPassFailure();
+    created.eraseDeadOnes(getOperation());
   }
 };
 } // namespace

@@ -1,10 +1,11 @@
 //===- FoldConstants.cpp - Compile-time evaluation of graph ops -*- C++ -*-===//
 //
 // Replaces every graph op whose operands are constants by the constant its
-// fold hook computes, and applies the identity folds, to a fixed point. The
-// greedy driver's own folding is disabled so that this pattern alone decides
-// what folds: it leaves large non-splat results unfolded (`max-elements`)
-// and never touches ops with side effects.
+// fold hook computes, and applies the identity folds, to a fixed point. A
+// walk of its own rather than the greedy driver, which would also erase
+// every trivially dead op: dead code is graph-eliminate-dead-code's to erase.
+// It leaves large non-splat results unfolded (`max-elements`) and never
+// touches ops with side effects.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir {
 namespace graph {
@@ -37,11 +38,43 @@ static std::optional<int64_t> getNumElements(Type type) {
 
 namespace {
 
-/// Folds any side-effect-free graph op through its fold hook.
-struct FoldGraphOp : public RewritePattern {
-  FoldGraphOp(MLIRContext *context, int64_t maxElements)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
-        maxElements(maxElements) {}
+/// Folds graph ops through their fold hooks, walking the IR in order. It
+/// replaces the ops it folds and erases nothing of the input besides: the
+/// operands that a fold leaves unused, like any other dead op, are for
+/// graph-eliminate-dead-code to sweep, so that each pass of the pipeline
+/// shows only its own part (the seed's `c1 * c2` becomes 6 here, and `c1`,
+/// `c2` and `dead` go in DCE). Its own scratch values do go: a constant it
+/// made that a later fold consumed entirely (`(c1 * c2) + c3` leaves one
+/// new constant, not two).
+class ConstantFolder {
+public:
+  explicit ConstantFolder(int64_t maxElements) : maxElements(maxElements) {}
+
+  /// Folds every op nested in `root` to a fixed point.
+  void run(Operation *root) {
+    // An op comes after the ops defining its operands, so one walk in order
+    // sees each op with its operands already folded. Another walk is needed
+    // only if a fold fed an op already visited (possible across the blocks
+    // of a CFG, never in a graph function's single block).
+    do {
+      visited.clear();
+      revisit = false;
+      for (Region &region : root->getRegions())
+        foldRegion(region);
+    } while (revisit);
+  }
+
+private:
+  void foldRegion(Region &region) {
+    for (Block &block : region)
+      for (Operation &op : llvm::make_early_inc_range(block)) {
+        visited.insert(&op);
+        if (succeeded(tryFold(&op)))
+          continue;
+        for (Region &nested : op.getRegions())
+          foldRegion(nested);
+      }
+  }
 
   /// Whether a result of this type may be held by a new constant.
   bool fitsLimit(Type type) const {
@@ -49,88 +82,102 @@ struct FoldGraphOp : public RewritePattern {
     return n && *n <= maxElements;
   }
 
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa_and_present<GraphDialect>(op->getDialect()) ||
-        op->hasTrait<OpTrait::ConstantLike>() || !isMemoryEffectFree(op))
-      return failure();
-
-    SmallVector<Attribute> operands;
-    bool anyNonSplat = false;
-    for (Value operand : op->getOperands()) {
-      Attribute attr;
-      if (matchPattern(operand, m_Constant(&attr))) {
-        auto elements = dyn_cast<ElementsAttr>(attr);
-        anyNonSplat |= !elements || !elements.isSplat();
-      }
-      operands.push_back(attr);
-    }
-    // Only splat operands can give a splat result cheaply; do not evaluate a
-    // result that would be dropped for its size anyway.
-    if (anyNonSplat && !llvm::all_of(op->getResultTypes(), [&](Type type) {
-          return fitsLimit(type);
-        }))
-      return failure();
-
-    SmallVector<OpFoldResult> folded;
-    if (failed(op->fold(operands, folded)) || folded.empty())
-      return failure();
-    if (folded.size() != op->getNumResults())
-      return failure();
-
-    // Check every result before creating anything, so that a rejected fold
-    // leaves the IR untouched.
-    for (auto [result, foldResult] : llvm::zip(op->getResults(), folded)) {
-      if (auto value = dyn_cast<Value>(foldResult)) {
-        if (value.getType() != result.getType())
-          return failure();
-        continue;
-      }
-      auto elements = dyn_cast<ElementsAttr>(cast<Attribute>(foldResult));
-      if (!elements || elements.getType() != result.getType())
-        return failure();
-      if (!elements.isSplat() && !fitsLimit(result.getType()))
-        return failure();
-    }
-
-    SmallVector<Value> replacements;
-    for (auto [result, foldResult] : llvm::zip(op->getResults(), folded)) {
-      if (auto value = dyn_cast<Value>(foldResult)) {
-        replacements.push_back(value);
-        continue;
-      }
-      Operation *constant = op->getDialect()->materializeConstant(
-          rewriter, cast<Attribute>(foldResult), result.getType(),
-          op->getLoc());
-      // Checked above: the graph dialect materializes any ElementsAttr of the
-      // result's type.
-      assert(constant && "graph dialect failed to materialize a constant");
-      replacements.push_back(constant->getResult(0));
-    }
-    rewriter.replaceOp(op, replacements);
-    return success();
-  }
+  /// Replaces `op` by what its fold hook returns: new constants or existing
+  /// values. Leaves the IR untouched on failure.
+  LogicalResult tryFold(Operation *op);
 
   int64_t maxElements;
+  /// The constants this pass made and that are still there.
+  llvm::DenseSet<Operation *> created;
+  /// The ops seen by the current walk. Only constants are created here, and
+  /// constants use nothing, so a reused address never misleads the check.
+  llvm::DenseSet<Operation *> visited;
+  bool revisit = false;
 };
 
+} // namespace
+
+LogicalResult ConstantFolder::tryFold(Operation *op) {
+  if (!isa_and_present<GraphDialect>(op->getDialect()) ||
+      op->hasTrait<OpTrait::ConstantLike>() || !isMemoryEffectFree(op))
+    return failure();
+
+  SmallVector<Attribute> operands;
+  bool anyNonSplat = false;
+  for (Value operand : op->getOperands()) {
+    Attribute attr;
+    if (matchPattern(operand, m_Constant(&attr))) {
+      auto elements = dyn_cast<ElementsAttr>(attr);
+      anyNonSplat |= !elements || !elements.isSplat();
+    }
+    operands.push_back(attr);
+  }
+  // Only splat operands can give a splat result cheaply; do not evaluate a
+  // result that would be dropped for its size anyway.
+  if (anyNonSplat && !llvm::all_of(op->getResultTypes(),
+                                   [&](Type type) { return fitsLimit(type); }))
+    return failure();
+
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operands, folded)) || folded.empty())
+    return failure();
+  if (folded.size() != op->getNumResults())
+    return failure();
+
+  // Check every result before creating anything, so that a rejected fold
+  // leaves the IR untouched.
+  for (auto [result, foldResult] : llvm::zip(op->getResults(), folded)) {
+    if (auto value = dyn_cast<Value>(foldResult)) {
+      if (value.getType() != result.getType())
+        return failure();
+      continue;
+    }
+    auto elements = dyn_cast<ElementsAttr>(cast<Attribute>(foldResult));
+    if (!elements || elements.getType() != result.getType())
+      return failure();
+    if (!elements.isSplat() && !fitsLimit(result.getType()))
+      return failure();
+  }
+
+  IRRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> replacements;
+  for (auto [result, foldResult] : llvm::zip(op->getResults(), folded)) {
+    if (auto value = dyn_cast<Value>(foldResult)) {
+      replacements.push_back(value);
+      continue;
+    }
+    // The constant keeps the op's location: it is what the op became.
+    Operation *constant = op->getDialect()->materializeConstant(
+        rewriter, cast<Attribute>(foldResult), result.getType(), op->getLoc());
+    // Checked above: the graph dialect materializes any ElementsAttr of the
+    // result's type.
+    assert(constant && "graph dialect failed to materialize a constant");
+    created.insert(constant);
+    replacements.push_back(constant->getResult(0));
+  }
+  for (Operation *user : op->getUsers())
+    revisit |= visited.contains(user);
+  SmallVector<Operation *> producers;
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp(); def && created.contains(def))
+      producers.push_back(def);
+  rewriter.replaceOp(op, replacements);
+  for (Operation *producer : producers)
+    if (created.contains(producer) && producer->use_empty()) {
+      created.erase(producer);
+      rewriter.eraseOp(producer);
+    }
+  return success();
+}
+
+namespace {
 struct GraphFoldConstantsPass
     : public graph::impl::GraphFoldConstantsBase<GraphFoldConstantsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<FoldGraphOp>(&getContext(), maxElements);
-
-    GreedyRewriteConfig config;
-    config.enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
-        .setMaxIterations(GreedyRewriteConfig::kNoLimit);
-    // Every rewrite removes a non-constant op, so the driver always reaches
-    // the fixed point; its convergence result carries no error to report.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+    ConstantFolder(maxElements).run(getOperation());
   }
 };
-
 } // namespace

@@ -25,10 +25,8 @@
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/ADT/STLExtras.h"
@@ -289,8 +287,9 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
     // Folding batch_norm first lets conv -> batch_norm -> relu with constant
     // parameters fuse as conv2d_relu, one op less per element. Anchors take
     // their epilogues before the elementwise ops group among themselves.
-    // Fusion only regroups ops: nothing is folded or erased but the ops of a
-    // group and the dead users of its intermediates.
+    // Fusion only regroups ops: no folding, and no erasing of ops that were
+    // dead already (graph-eliminate-dead-code's job); the patterns erase only
+    // the ops of a group and the dead users of its intermediates.
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(context);
       populate(patterns, live);
@@ -301,18 +300,6 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
       apply(populateFoldBatchNormPatterns);
     apply(populateFuseEpiloguePatterns);
     apply(populateFuseElementwisePatterns);
-    eraseTriviallyDeadOps(getOperation());
-  }
-
-  /// Erases the ops left without a use and without side effects (the
-  /// weights and parameters a folded batch_norm no longer reads, ...), as
-  /// the greedy driver did: a reverse walk sees users before producers.
-  static void eraseTriviallyDeadOps(Operation *root) {
-    IRRewriter rewriter(root->getContext());
-    root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
-      if (op != root && isOpTriviallyDead(op))
-        rewriter.eraseOp(op);
-    });
   }
 };
 } // namespace

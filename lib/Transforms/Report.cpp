@@ -8,17 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Transforms/Report.h"
+
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include <map>
 
 namespace mlir {
 namespace graph {
@@ -60,23 +58,17 @@ static bool isIntermediate(Value value) {
                        [](Operation *user) { return isa<YieldOp>(user); });
 }
 
-namespace {
-struct Statistics {
-  // std::map keeps the names sorted for printing.
-  std::map<std::string, int64_t> ops;
-  std::map<std::string, int64_t> fused;
-  int64_t constants = 0;
-  int64_t constantBytes = 0;
-  int64_t intermediateBytes = 0;
-  /// graph.transpose ops: each moves a whole tensor to another layout.
-  int64_t layoutChanges = 0;
-};
-} // namespace
+int64_t mlir::graph::GraphStatistics::getNumOps() const {
+  int64_t total = 0;
+  for (const auto &[name, count] : ops)
+    total += count;
+  return total;
+}
 
-static Statistics collect(ModuleOp module) {
-  Statistics stats;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<ModuleOp, func::FuncOp>(op))
+GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
+  GraphStatistics stats;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == root || isa<ModuleOp, func::FuncOp>(op))
       return WalkResult::advance();
     ++stats.ops[op->getName().getStringRef().str()];
     if (isa<TransposeOp>(op))
@@ -105,7 +97,8 @@ static Statistics collect(ModuleOp module) {
   return stats;
 }
 
-static void printText(const Statistics &stats, raw_ostream &os) {
+void mlir::graph::printGraphStatistics(const GraphStatistics &stats,
+                                       raw_ostream &os) {
   os << "=== graph-report ===\n";
   os << "ops:\n";
   for (const auto &[name, count] : stats.ops)
@@ -116,12 +109,12 @@ static void printText(const Statistics &stats, raw_ostream &os) {
   for (const auto &[kind, count] : stats.fused)
     os << "  " << kind << ": " << count << "\n";
   os << "intermediate bytes: " << stats.intermediateBytes << "\n";
-  os << "saving (2 x intermediate bytes): " << 2 * stats.intermediateBytes
-     << "\n";
+  os << "saving (2 x intermediate bytes): " << stats.getSavingBytes() << "\n";
   os << "layout changes: " << stats.layoutChanges << "\n";
 }
 
-static void printJson(const Statistics &stats, raw_ostream &os) {
+void mlir::graph::printGraphStatisticsJson(const GraphStatistics &stats,
+                                           raw_ostream &os) {
   llvm::json::OStream json(os);
   json.object([&] {
     json.attributeObject("ops", [&] {
@@ -137,7 +130,7 @@ static void printJson(const Statistics &stats, raw_ostream &os) {
         json.attribute(kind, count);
     });
     json.attribute("intermediate_bytes", stats.intermediateBytes);
-    json.attribute("saving_bytes", 2 * stats.intermediateBytes);
+    json.attribute("saving_bytes", stats.getSavingBytes());
     json.attribute("layout_changes", stats.layoutChanges);
   });
   os << "\n";
@@ -148,11 +141,11 @@ struct GraphReportPass : public graph::impl::GraphReportBase<GraphReportPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    Statistics stats = collect(getOperation());
+    GraphStatistics stats = collectGraphStatistics(getOperation());
     if (json)
-      printJson(stats, llvm::errs());
+      printGraphStatisticsJson(stats, llvm::errs());
     else
-      printText(stats, llvm::errs());
+      printGraphStatistics(stats, llvm::errs());
     markAllAnalysesPreserved();
   }
 };

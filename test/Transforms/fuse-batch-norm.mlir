@@ -70,9 +70,11 @@ func.func @fold_creates_bias(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
 
 // The default epsilon (1e-5): s = 1 / sqrt(1 + 1e-5) in f32.
 
+// The old weight and parameters stay, unused, for graph-eliminate-dead-code;
+// the new weight and bias come next to each other.
 // CHECK-LABEL: func.func @fold_default_epsilon
-// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}0.999994993]]], {{\[\[\[}}1.999990e+00]]]]> : tensor<2x1x1x1xf32>
-// CHECK-DAG: %[[B:.*]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}0.999994993]]], {{\[\[\[}}1.999990e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-NEXT: %[[B:.*]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK: %[[C:.*]] = graph.conv2d %{{.*}}, %[[W]], %[[B]]
 // CHECK-NEXT: return %[[C]]
 func.func @fold_default_epsilon(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
@@ -208,8 +210,8 @@ func.func @no_fold_conv_other_live_user(%x: tensor<1x1x2x2xf32>)
 // s = [1 / 2, 1 / 2]; W' = [0.5, 1]; b' = [0, 0].
 
 // CHECK-LABEL: func.func @fold_despite_dead_user
-// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}5.000000e-01]]], {{\[\[\[}}1.000000e+00]]]]>
-// CHECK-DAG: %[[B:.*]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}5.000000e-01]]], {{\[\[\[}}1.000000e+00]]]]>
+// CHECK-NEXT: %[[B:.*]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK: graph.fused "conv2d_tanh"(%{{.*}}, %[[W]], %[[B]])
 // CHECK-NOT: graph.batch_norm
 // CHECK-NOT: graph.sigmoid

@@ -507,3 +507,27 @@ func.func @inside_fused(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4x
   }
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Fusion erases the dead users of the intermediates it fuses, and no other
+// dead op: an unused op elsewhere, or an unused anchor with its unused
+// epilogue, stays for graph-eliminate-dead-code.
+
+// CHECK-LABEL: func.func @other_dead_code_stays
+// CHECK-SAME: (%[[A:[^:]+]]: tensor<2x3xf32>, %[[B:[^:]+]]: tensor<3x4xf32>)
+// CHECK-NEXT: %[[DEAD:.*]] = graph.sigmoid %[[A]]
+// CHECK-NEXT: %[[MM:.*]] = graph.matmul %[[A]], %[[B]]
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[MM]]
+// CHECK-NEXT: %[[F:.*]] = graph.fused "matmul_tanh"(%[[A]], %[[B]])
+// CHECK-NOT: graph.sigmoid
+// CHECK: return %[[F]]
+func.func @other_dead_code_stays(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %dead = graph.sigmoid %a : tensor<2x3xf32>
+  %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = graph.relu %0 : tensor<2x4xf32>
+  %2 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %dead_user = graph.sigmoid %2 : tensor<2x4xf32>
+  %3 = graph.tanh %2 : tensor<2x4xf32>
+  return %3 : tensor<2x4xf32>
+}

@@ -2,7 +2,7 @@
 
 #include "Bench.h"
 
-#include "AllocationCounter.h"
+#include "graph/Runtime/AllocationCounter.h"
 
 #include "llvm/Support/WithColor.h"
 
@@ -21,12 +21,12 @@ Measurement graph_run::measure(CompiledModel &model,
   std::vector<TensorBuffer> copies;
   llvm::SmallVector<const TensorBuffer *> copyPtrs;
   for (const TensorBuffer *input : inputs)
-    copies.emplace_back(input->size());
+    copies.emplace_back(input->getElementType(), input->size());
   for (const TensorBuffer &copy : copies)
     copyPtrs.push_back(&copy);
   auto runOnce = [&]() {
     for (auto [input, copy] : llvm::zip_equal(inputs, copies))
-      llvm::copy(input->values(), copy.data());
+      llvm::copy(input->bytes(), copy.bytes().begin());
     resetAllocationStats();
     auto start = std::chrono::steady_clock::now();
     model.run(copyPtrs, outputs);
@@ -43,8 +43,7 @@ Measurement graph_run::measure(CompiledModel &model,
   runOnce();
   for (auto [index, input, copy] : llvm::enumerate(inputs, copies))
     // Bitwise, so that a NaN input compares equal to itself.
-    if (std::memcmp(input->data(), copy.data(),
-                    input->size() * sizeof(float)) != 0)
+    if (std::memcmp(input->data(), copy.data(), input->getByteSize()) != 0)
       result.modifiedInputs.push_back(index);
   for (unsigned i = 0; i < runs; ++i)
     result.latencies.push_back(runOnce());

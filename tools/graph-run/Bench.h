@@ -9,12 +9,14 @@
 #ifndef GRAPH_RUN_BENCH_H
 #define GRAPH_RUN_BENCH_H
 
-#include "Runner.h"
+#include "graph/Runtime/CompiledModel.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace graph_run {
+
+using namespace mlir::graph::runtime;
 
 struct Measurement {
   double compileMillis = 0;

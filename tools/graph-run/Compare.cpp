@@ -2,8 +2,6 @@
 
 #include "Compare.h"
 
-#include "Npy.h"
-
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,7 +28,7 @@ Agreement graph_run::compareOutputs(llvm::ArrayRef<TensorSpec> specs,
   Agreement result;
   for (auto [spec, a, b] : llvm::zip_equal(specs, base, opt)) {
     for (int64_t i = 0; i < spec.numElements; ++i) {
-      double x = a.data()[i], y = b.data()[i];
+      double x = a.getAsDouble(i), y = b.getAsDouble(i);
       bool close;
       if (std::isnan(x) || std::isnan(y)) {
         close = std::isnan(x) && std::isnan(y);

@@ -8,12 +8,14 @@
 #ifndef GRAPH_RUN_COMPARE_H
 #define GRAPH_RUN_COMPARE_H
 
-#include "Runner.h"
+#include "graph/Runtime/CompiledModel.h"
 
 #include <optional>
 #include <string>
 
 namespace graph_run {
+
+using namespace mlir::graph::runtime;
 
 /// Relative and absolute tolerance of the agreement check: folding
 /// batch_norm into conv weights reassociates the arithmetic.

@@ -13,22 +13,18 @@
 
 #include "Bench.h"
 #include "Compare.h"
-#include "Npy.h"
-#include "Runner.h"
 
 #include "graph/Conversion/Passes.h"
-#include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Runtime/CompiledModel.h"
+#include "graph/Runtime/Errors.h"
+#include "graph/Runtime/Npy.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
 
-#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,10 +38,12 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <optional>
 #include <random>
 
 using namespace graph_run;
+using namespace mlir::graph::runtime;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("graph-run options");
@@ -69,7 +67,8 @@ static cl::opt<unsigned>
 static cl::list<std::string>
     inputs("input",
            cl::desc("An input: NAME=FILE.npy, where NAME is the argument's "
-                    "graph.name, argN or N (its position); float32, C order"),
+                    "graph.name, argN or N (its position); C order, of the "
+                    "input's element type"),
            cl::value_desc("NAME=FILE.npy"), cl::cat(category));
 
 static cl::opt<unsigned>
@@ -130,23 +129,6 @@ static llvm::raw_ostream &error() {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-/// Finds the tensor that NAME designates: a graph.name first, then
-/// `<prefix>N`, then a plain position N.
-static std::optional<size_t> findTensor(llvm::ArrayRef<TensorSpec> specs,
-                                        llvm::StringRef name,
-                                        llvm::StringRef prefix) {
-  for (auto [i, spec] : llvm::enumerate(specs))
-    if (spec.name == name)
-      return i;
-  llvm::StringRef digits = name;
-  digits.consume_front(prefix);
-  size_t index;
-  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
-      !digits.getAsInteger(10, index) && index < specs.size())
-    return index;
-  return std::nullopt;
-}
-
 static std::string listNames(llvm::ArrayRef<TensorSpec> specs) {
   llvm::SmallVector<std::string> names;
   for (const TensorSpec &spec : specs)
@@ -158,6 +140,58 @@ static std::string describeInput(const ModelSignature &signature,
                                  size_t index) {
   return "input '" + signature.inputs[index].name + "' (argument " +
          std::to_string(index) + ")";
+}
+
+/// The bits of an f16 holding `value`, a float that f16 represents exactly
+/// (a normal number or zero).
+static uint16_t halfBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffff) == 0)
+    return uint16_t(bits >> 16);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exponent = int32_t((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = (bits >> 13) & 0x3ff;
+  return uint16_t(sign | (uint32_t(exponent) << 10) | mantissa);
+}
+
+/// Fills a float tensor with graph-run's documented random values.
+/// Integer and boolean tensors get small random integers (0 to 9; 0 or 1).
+static void fillRandom(TensorBuffer &buffer, std::mt19937 &generator) {
+  switch (buffer.getElementType()) {
+  case ElementType::F32:
+    // The mapping from the generator's 32-bit draws to floats is written
+    // out, not std::uniform_real_distribution, whose algorithm the C++
+    // standard leaves to the library: the same seed gives the same inputs
+    // everywhere. (x >> 8) * 2^-23 is a multiple of 2^-23 in [0, 2), so
+    // subtracting 1 is exact.
+    for (float &value : buffer.values<float>())
+      value = float(generator() >> 8) * 0x1p-23f - 1.0f;
+    return;
+  case ElementType::F64:
+    for (double &value : buffer.values<double>())
+      value = double(generator() >> 8) * 0x1p-23 - 1.0;
+    return;
+  case ElementType::Bool:
+    for (char &value : buffer.bytes())
+      value = char(generator() >> 31);
+    return;
+  default: {
+    // Integers (and f16, as its bits would make no sense): small values
+    // that every element type holds, as little-endian bytes.
+    unsigned size = getByteSize(buffer.getElementType());
+    llvm::MutableArrayRef<char> bytes = buffer.bytes();
+    bool isHalf = buffer.getElementType() == ElementType::F16;
+    for (int64_t i = 0; i < buffer.size(); ++i) {
+      uint32_t draw = generator() % 10;
+      // f16: draw / 8 as a half, exact (multiples of 1/8 below 2).
+      uint64_t bits = isHalf ? halfBits(float(draw) / 8) : uint64_t(draw);
+      for (unsigned b = 0; b < size; ++b)
+        bytes[i * size + b] = char((bits >> (8 * b)) & 0xff);
+    }
+    return;
+  }
+  }
 }
 
 /// Loads the inputs named on the command line, or makes random ones when
@@ -200,16 +234,15 @@ loadInputs(const ModelSignature &signature) {
   std::vector<TensorBuffer> buffers;
   bool anyGiven = llvm::any_of(files, [](auto &file) { return bool(file); });
   if (!anyGiven) {
-    // Random inputs. The mapping from the generator's 32-bit draws to floats
-    // is written out, not std::uniform_real_distribution, whose algorithm
-    // the C++ standard leaves to the library: the same seed gives the same
-    // inputs everywhere. (x >> 8) * 2^-23 is a multiple of 2^-23 in [0, 2),
-    // so subtracting 1 is exact.
     std::mt19937 generator(seed);
-    for (const TensorSpec &spec : signature.inputs) {
-      TensorBuffer &buffer = buffers.emplace_back(spec.numElements);
-      for (float &value : buffer.values())
-        value = float(generator() >> 8) * 0x1p-23f - 1.0f;
+    for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+      TensorBuffer &buffer = buffers.emplace_back(spec);
+      if (!buffer.isAllocated()) {
+        error() << "cannot allocate " << spec.getByteSize() << " bytes for "
+                << describeInput(signature, i) << "\n";
+        return mlir::failure();
+      }
+      fillRandom(buffer, generator);
     }
     return buffers;
   }
@@ -227,6 +260,14 @@ loadInputs(const ModelSignature &signature) {
               << "': " << llvm::toString(array.takeError()) << "\n";
       return mlir::failure();
     }
+    if (array->buffer.getElementType() != spec.elementType) {
+      error() << describeInput(signature, i) << ": '" << *files[i] << "' holds "
+              << getName(array->buffer.getElementType()) << " ('"
+              << getNpyDescr(array->buffer.getElementType()) << "'), expected "
+              << getName(spec.elementType) << " ('"
+              << getNpyDescr(spec.elementType) << "')\n";
+      return mlir::failure();
+    }
     if (llvm::ArrayRef<int64_t>(array->shape) !=
         llvm::ArrayRef<int64_t>(spec.shape)) {
       error() << describeInput(signature, i) << ": '" << *files[i]
@@ -234,8 +275,7 @@ loadInputs(const ModelSignature &signature) {
               << formatShape(spec.shape) << "\n";
       return mlir::failure();
     }
-    TensorBuffer &buffer = buffers.emplace_back(spec.numElements);
-    llvm::copy(array->data, buffer.data());
+    buffers.push_back(std::move(array->buffer));
   }
   return buffers;
 }
@@ -311,7 +351,7 @@ writeOutputs(const ModelSignature &signature,
     }
     written.emplace_back(temporary.str().str(), *file);
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << serializeNpy(spec.shape, buffer.values());
+    os << serializeNpy(spec.shape, buffer);
     os.close();
     if (os.has_error()) {
       error() << "cannot write output '" << spec.name << "' to '" << *file
@@ -332,15 +372,27 @@ writeOutputs(const ModelSignature &signature,
 }
 
 /// Prints an output as `name: shape`, then its values, one innermost row per
-/// line, each with 9 significant digits (enough to tell any two floats
-/// apart).
+/// line, floats with 9 significant digits (17 for f64: enough to tell any two
+/// apart), integers and booleans (0, 1) as integers.
 static void printOutput(const TensorSpec &spec, const TensorBuffer &buffer) {
   llvm::outs() << spec.name << ": " << formatShape(spec.shape) << "\n";
   int64_t rowLength = spec.shape.empty() ? 1 : spec.shape.back();
   if (rowLength == 0)
     return;
+  bool isInteger = spec.elementType != ElementType::F16 &&
+                   spec.elementType != ElementType::F32 &&
+                   spec.elementType != ElementType::F64;
   for (int64_t i = 0; i < spec.numElements; ++i) {
-    llvm::outs() << llvm::format("%.9g", buffer.data()[i]);
+    double value = buffer.getAsDouble(i);
+    if (isInteger && spec.elementType == ElementType::U64)
+      llvm::outs() << buffer.values<uint64_t>()[i];
+    else if (isInteger && spec.elementType == ElementType::I64)
+      llvm::outs() << buffer.values<int64_t>()[i];
+    else if (isInteger)
+      llvm::outs() << int64_t(value);
+    else
+      llvm::outs() << llvm::format(
+          spec.elementType == ElementType::F64 ? "%.17g" : "%.9g", value);
     llvm::outs() << ((i + 1) % rowLength == 0 ? "\n" : " ");
   }
 }
@@ -396,40 +448,6 @@ static void printComparison(const Measurement &base, const Measurement &opt,
 }
 
 //===----------------------------------------------------------------------===//
-// ONNX models
-//===----------------------------------------------------------------------===//
-
-/// Imports an ONNX model and writes it as MLIR bytecode. The import has a
-/// context of its own, so that its copies of the weights are freed once it
-/// is written.
-static std::optional<std::string>
-importONNXToBytecode(const llvm::MemoryBuffer &file) {
-  mlir::graph::ONNXImportOptions importOptions;
-  for (const std::string &spec : inputShapes) {
-    std::string message;
-    if (failed(
-            mlir::graph::parseONNXInputShapes(spec, importOptions, message))) {
-      error() << message << "\n";
-      return std::nullopt;
-    }
-  }
-  mlir::MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  mlir::graph::ONNXDiagnosticHandler diagnostics(&context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::graph::importONNX(file.getMemBufferRef(), &context, importOptions);
-  if (!module)
-    return std::nullopt;
-  std::string bytecode;
-  llvm::raw_string_ostream os(bytecode);
-  if (failed(mlir::writeBytecodeToFile(*module, os))) {
-    error() << "cannot write '" << modelFile << "' as MLIR bytecode\n";
-    return std::nullopt;
-  }
-  return bytecode;
-}
-
-//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -440,38 +458,14 @@ static int runTool() {
     return 1;
   }
   bool isONNX = llvm::StringRef(modelFile).ends_with_insensitive(".onnx");
-  if (!inputShapes.empty() && !isONNX) {
-    error() << "--input-shape applies to .onnx models only\n";
-    return 1;
-  }
-
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFileOrSTDIN(modelFile, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/!isONNX);
-  if (!file) {
-    error() << "cannot read '" << modelFile
-            << "': " << file.getError().message() << "\n";
-    return 1;
-  }
   llvm::SourceMgr sourceMgr;
-  if (isONNX) {
-    // Imported, then handed on as MLIR bytecode: the compilation parses it
-    // like any .mlir model, and the weights stay raw bytes on the way.
-    std::optional<std::string> bytecode = importONNXToBytecode(**file);
-    if (!bytecode)
-      return 1;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(*bytecode, modelFile),
-        llvm::SMLoc());
-  } else {
-    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  if (llvm::Error error = loadModelFile(modelFile, inputShapes, sourceMgr)) {
+    printError(std::move(error), "graph-run");
+    return 1;
   }
 
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::graph::GraphDialect>();
+  registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.disableMultithreading();
   // Errors point at the source line; dumping a whole lowered function after
@@ -499,10 +493,12 @@ static int runTool() {
   // Only timed compilations need the process warmed up first.
   if (bench || compare)
     CompiledModel::warmUp(context, options);
-  mlir::FailureOr<std::unique_ptr<CompiledModel>> model =
+  llvm::Expected<std::unique_ptr<CompiledModel>> model =
       CompiledModel::compile(context, sourceMgr, options);
-  if (failed(model))
+  if (!model) {
+    printError(model.takeError(), "graph-run");
     return 1;
+  }
   const ModelSignature &signature = (*model)->getSignature();
 
   mlir::FailureOr<std::vector<TensorBuffer>> inputBuffers =
@@ -517,27 +513,38 @@ static int runTool() {
   llvm::SmallVector<const TensorBuffer *> inputPtrs;
   for (const TensorBuffer &buffer : *inputBuffers)
     inputPtrs.push_back(&buffer);
-  auto makeOutputs = [&](std::vector<TensorBuffer> &buffers,
+  auto makeOutputs = [&](CompiledModel &compiled,
+                         std::vector<TensorBuffer> &buffers,
                          llvm::SmallVectorImpl<TensorBuffer *> &ptrs) {
-    for (const TensorSpec &spec : signature.outputs)
-      buffers.emplace_back(spec.numElements);
+    llvm::Expected<std::vector<TensorBuffer>> allocated =
+        compiled.allocateOutputs();
+    if (!allocated) {
+      printError(allocated.takeError(), "graph-run");
+      return false;
+    }
+    buffers = std::move(*allocated);
     for (TensorBuffer &buffer : buffers)
       ptrs.push_back(&buffer);
+    return true;
   };
   std::vector<TensorBuffer> outputBuffers;
   llvm::SmallVector<TensorBuffer *> outputPtrs;
-  makeOutputs(outputBuffers, outputPtrs);
+  if (!makeOutputs(**model, outputBuffers, outputPtrs))
+    return 1;
   std::string levelName = "-O" + std::to_string(optLevel);
 
   if (compare) {
     options.optLevel = 0;
-    mlir::FailureOr<std::unique_ptr<CompiledModel>> baseModel =
+    llvm::Expected<std::unique_ptr<CompiledModel>> baseModel =
         CompiledModel::compile(context, sourceMgr, options);
-    if (failed(baseModel))
+    if (!baseModel) {
+      printError(baseModel.takeError(), "graph-run");
       return 1;
+    }
     std::vector<TensorBuffer> baseBuffers;
     llvm::SmallVector<TensorBuffer *> basePtrs;
-    makeOutputs(baseBuffers, basePtrs);
+    if (!makeOutputs(**baseModel, baseBuffers, basePtrs))
+      return 1;
     unsigned runs = bench ? unsigned(bench) : kDefaultCompareRuns;
     Measurement baseMeasurement =
         measure(**baseModel, inputPtrs, basePtrs, runs);
@@ -585,7 +592,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "graph-run: compile a graph model with graph-optimize at -O0..-O3, "
       "JIT-compile it for this CPU and run it\n\n"
-      "Inputs come from .npy files (float32, C order) given in argument "
+      "Inputs come from .npy files (C order, of each input's element type) "
+      "given in argument "
       "order after the model or by name with --input; with none, every "
       "input is random (--seed). Without --output, the outputs are printed. "
       "Exit code 0 on success, 1 on any error.\n");

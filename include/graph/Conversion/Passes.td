@@ -74,4 +74,28 @@ def GraphVectorize : Pass<"graph-vectorize"> {
   ];
 }
 
+def GraphFullRankTensorWrites : Pass<"graph-full-rank-tensor-writes"> {
+  let summary = "Write vectors into tensors with the identity map and as many "
+                "dimensions as the tensor, before bufferization";
+  let description = [{
+    Rewrites every unmasked `vector.transfer_write` into a tensor whose
+    permutation map is not the identity (fewer vector dimensions than tensor
+    dimensions, or permuted ones) into an equivalent write of a full-rank
+    vector with the identity map: the vector is transposed into the tensor's
+    dimension order and unit dimensions are inserted where the tensor has
+    dimensions that the write does not span.
+
+    Why: one-shot bufferization asks each write whether it also reads its
+    destination, and a write at offset zero that covers the whole tensor
+    does not. In LLVM 22 that check pairs the vector's dimensions with the
+    tensor's *leading* ones, so a `vector<2xf32>` written at `[0, 0]` into a
+    `tensor<2x4xf32>` counts as covering it. When such a write then goes out
+    of place (its destination has another use, as when CSE merged the zero
+    fills of two padded convolutions), the new buffer gets no copy of the
+    destination: everything around the written vector is garbage. With the
+    identity map the check compares matching dimensions and is exact.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 #endif // GRAPH_CONVERSION_PASSES_TD

@@ -150,6 +150,9 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  // Vector writes that bufferization cannot misjudge as covering their whole
+  // destination (it would then copy nothing into an out-of-place buffer).
+  pm.addPass(createGraphFullRankTensorWrites());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Loops that carried a tensor now carry the same buffer; folding them lets
   // the allocation of a result be hoisted into the caller's out-parameter.

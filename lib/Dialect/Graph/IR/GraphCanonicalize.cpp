@@ -346,57 +346,80 @@ static bool hasSingleUser(Operation *op, Operation *user) {
 /// op(transpose(x, p), y...) -> transpose(op(x, y'...), p) for an
 /// elementwise op without per-channel parameters that is the transpose's
 /// only user, each other operand y' taken through the inverse permutation
-/// when that costs nothing (getUnpermutedOperand). The transpose moves
-/// toward where it cancels, and the count of layout changes never grows.
+/// when that costs nothing (UnpermutedOperand). The transpose moves toward
+/// where it cancels, and the count of layout changes inside the graph never
+/// grows. A transpose of a graph input stays at the input, where it was
+/// put; every other one only moves down, which is what makes the patterns
+/// end.
+static LogicalResult sinkThroughElementwiseUser(TransposeOp op,
+                                                PatternRewriter &rewriter) {
+  if (op->use_empty() || isGraphInput(op.getX()))
+    return failure();
+  Operation *user = *op->getUsers().begin();
+  if (!hasSingleUser(op, user) || !isElementwise(user) ||
+      isa<BatchNormOp>(user) || user->getNumResults() != 1 ||
+      user->getNumRegions() != 0 || !isMemoryEffectFree(user))
+    return failure();
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  ArrayRef<int64_t> perm = op.getPerm();
+  if (!resultType || resultType.getRank() != static_cast<int64_t>(perm.size()))
+    return failure();
+
+  // Check every operand before creating anything.
+  SmallVector<std::optional<UnpermutedOperand>, 2> others;
+  for (Value operand : user->getOperands()) {
+    if (operand == op.getResult()) {
+      others.emplace_back();
+      continue;
+    }
+    others.emplace_back(UnpermutedOperand(operand, perm));
+    if (!*others.back())
+      return rewriter.notifyMatchFailure(user, "an operand would need a "
+                                               "layout change");
+  }
+
+  rewriter.setInsertionPoint(user);
+  SmallVector<Value> operands;
+  for (auto [operand, other] : llvm::zip(user->getOperands(), others))
+    operands.push_back(
+        other ? other->materialize(rewriter, user->getLoc(), user) : op.getX());
+
+  auto newType = RankedTensorType::get(
+      permuteShape(resultType.getShape(), invertPermutation(perm)),
+      resultType.getElementType());
+  OperationState state(user->getLoc(), user->getName(), operands, {newType},
+                       user->getAttrs());
+  Operation *moved = rewriter.create(state);
+  rewriter.replaceOpWithNewOp<TransposeOp>(user, resultType,
+                                           moved->getResult(0), perm);
+  return success();
+}
+
+/// Moves a transpose past the elementwise op that is its only user (see
+/// sinkThroughElementwiseUser), matched at the transpose.
 struct SinkTransposeThroughElementwise : public OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    // A transpose of a graph input stays at the input, where it was put;
-    // every other one moves down, which is what makes the patterns end.
-    if (op->use_empty() || isGraphInput(op.getX()))
-      return failure();
-    Operation *user = *op->getUsers().begin();
-    if (!hasSingleUser(op, user) || !isElementwise(user) ||
-        isa<BatchNormOp>(user) || user->getNumResults() != 1 ||
-        user->getNumRegions() != 0 || !isMemoryEffectFree(user))
-      return failure();
-    auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
-    ArrayRef<int64_t> perm = op.getPerm();
-    if (!resultType ||
-        resultType.getRank() != static_cast<int64_t>(perm.size()))
-      return failure();
+    return sinkThroughElementwiseUser(op, rewriter);
+  }
+};
 
-    // Check every operand before creating anything.
-    SmallVector<std::optional<UnpermutedOperand>, 2> others;
-    for (Value operand : user->getOperands()) {
-      if (operand == op.getResult()) {
-        others.emplace_back();
-        continue;
-      }
-      others.emplace_back(UnpermutedOperand(operand, perm));
-      if (!*others.back())
-        return rewriter.notifyMatchFailure(user, "an operand would need a "
-                                                 "layout change");
-    }
+/// The same, matched at the elementwise op: a rewriter revisits an op whose
+/// operands changed, and a change of its other operand (which becomes a
+/// transpose, say) is what makes the move possible.
+struct SinkOperandTransposes
+    : public OpTraitRewritePattern<trait::ElementwiseTrait> {
+  using OpTraitRewritePattern::OpTraitRewritePattern;
 
-    rewriter.setInsertionPoint(user);
-    SmallVector<Value> operands;
-    for (auto [operand, other] : llvm::zip(user->getOperands(), others))
-      operands.push_back(
-          other ? other->materialize(rewriter, user->getLoc(), user)
-                : op.getX());
-
-    auto newType = RankedTensorType::get(
-        permuteShape(resultType.getShape(), invertPermutation(perm)),
-        resultType.getElementType());
-    OperationState state(user->getLoc(), user->getName(), operands, {newType},
-                         user->getAttrs());
-    Operation *moved = rewriter.create(state);
-    rewriter.replaceOpWithNewOp<TransposeOp>(user, resultType,
-                                             moved->getResult(0), perm);
-    return success();
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    for (Value operand : op->getOperands())
+      if (auto transpose = operand.getDefiningOp<TransposeOp>())
+        if (succeeded(sinkThroughElementwiseUser(transpose, rewriter)))
+          return success();
+    return failure();
   }
 };
 
@@ -440,6 +463,6 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<ComposeTransposes, TransposeToReshape,
-              SinkTransposeThroughElementwise, SinkTransposeThroughBatchNorm>(
-      context);
+              SinkTransposeThroughElementwise, SinkOperandTransposes,
+              SinkTransposeThroughBatchNorm>(context);
 }

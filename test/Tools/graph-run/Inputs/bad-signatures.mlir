@@ -3,8 +3,8 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = graph.relu %x : tensor<2xf32>
   return %y : tensor<2xf32>
 }
-func.func @integer(%x: tensor<2xi32>) -> tensor<2xi32> {
-  return %x : tensor<2xi32>
+func.func @complex(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  return %x : tensor<2xcomplex<f32>>
 }
 func.func @dynamic(%x: tensor<2xf32>) -> tensor<?xf32> {
   %c = tensor.cast %x : tensor<2xf32> to tensor<?xf32>

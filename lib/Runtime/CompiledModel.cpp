@@ -1,4 +1,4 @@
-//===- Runner.cpp - Compile a model and call it via the JIT ---------------===//
+//===- CompiledModel.cpp - Compile a model and call it in-process ---------===//
 //
 // The signature is read from the `func.func` before any pass runs: the
 // lowering turns tensors into memrefs and drops the `graph.name` attributes,
@@ -8,12 +8,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner.h"
-
-#include "AllocationCounter.h"
+#include "graph/Runtime/CompiledModel.h"
 
 #include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
+#include "graph/Runtime/AllocationCounter.h"
+#include "graph/Runtime/Errors.h"
+#include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,6 +33,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,7 +44,8 @@
 #include <cstdlib>
 
 using namespace mlir;
-using namespace graph_run;
+using namespace mlir::graph;
+using namespace mlir::graph::runtime;
 
 static constexpr llvm::StringLiteral kNameAttr = "graph.name";
 
@@ -50,30 +60,6 @@ getRuntimeSymbolMap(llvm::orc::MangleAndInterner interner) {
   return symbols;
 }
 
-static llvm::raw_ostream &error(bool quiet = false) {
-  if (quiet)
-    return llvm::nulls();
-  return llvm::WithColor::error(llvm::errs(), "graph-run");
-}
-
-//===----------------------------------------------------------------------===//
-// TensorBuffer
-//===----------------------------------------------------------------------===//
-
-void TensorBuffer::Free::operator()(float *ptr) const { std::free(ptr); }
-
-TensorBuffer::TensorBuffer(int64_t numElements) : numElements(numElements) {
-  constexpr size_t alignment = 64;
-  size_t bytes = size_t(numElements) * sizeof(float);
-  // aligned_alloc wants a multiple of the alignment, and a non-empty block.
-  bytes = std::max(alignment, (bytes + alignment - 1) / alignment * alignment);
-  storage.reset(static_cast<float *>(std::aligned_alloc(alignment, bytes)));
-  // Exits with code 1 and the message, not a crash.
-  if (!storage)
-    llvm::reportFatalUsageError("graph-run: cannot allocate " + Twine(bytes) +
-                                " bytes for a tensor");
-}
-
 //===----------------------------------------------------------------------===//
 // Signature
 //===----------------------------------------------------------------------===//
@@ -84,18 +70,20 @@ static FailureOr<TensorSpec> describeTensor(func::FuncOp func, Type type,
                                             StringAttr name, StringRef kind,
                                             unsigned index) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
-  if (!tensorType || !tensorType.hasStaticShape() ||
-      !tensorType.getElementType().isF32()) {
+  std::optional<ElementType> elementType =
+      tensorType ? fromMLIRType(tensorType.getElementType()) : std::nullopt;
+  if (!tensorType || !tensorType.hasStaticShape() || !elementType) {
     func.emitError() << kind << " " << index << " of @" << func.getSymName()
                      << " has type " << type
-                     << "; graph-run runs functions of static-shaped f32 "
-                        "tensors only";
+                     << "; compiled models take and return static-shaped "
+                        "tensors of f16, f32, f64, i1, i8, i16, i32, i64 or "
+                        "their unsigned forms";
     return failure();
   }
   int64_t numElements = 1;
   for (int64_t dim : tensorType.getShape()) {
     if (llvm::MulOverflow(numElements, dim, numElements) ||
-        numElements > INT64_MAX / int64_t(sizeof(float))) {
+        numElements > INT64_MAX / int64_t(getByteSize(*elementType))) {
       func.emitError() << kind << " " << index << " of @" << func.getSymName()
                        << " has type " << type << ", too large to allocate";
       return failure();
@@ -106,28 +94,43 @@ static FailureOr<TensorSpec> describeTensor(func::FuncOp func, Type type,
       name ? name.getValue().str()
            : (kind == "argument" ? "arg" : "result") + std::to_string(index);
   spec.shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
+  spec.elementType = *elementType;
   spec.numElements = numElements;
   return spec;
 }
 
-static FailureOr<ModelSignature> readSignature(ModuleOp module,
-                                               StringRef entry) {
+std::optional<size_t>
+mlir::graph::runtime::findTensor(llvm::ArrayRef<TensorSpec> specs,
+                                 llvm::StringRef name, llvm::StringRef prefix) {
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (spec.name == name)
+      return i;
+  llvm::StringRef digits = name;
+  digits.consume_front(prefix);
+  size_t index;
+  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+      !digits.getAsInteger(10, index) && index < specs.size())
+    return index;
+  return std::nullopt;
+}
+
+llvm::Expected<ModelSignature>
+mlir::graph::runtime::readSignature(ModuleOp module, StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
-    error() << "no function @" << entry << " in the module";
+    std::string message = ("no function @" + entry + " in the module").str();
     SmallVector<StringRef> names;
     for (auto other : module.getOps<func::FuncOp>())
       if (!other.isExternal())
         names.push_back(other.getSymName());
     if (!names.empty())
-      llvm::errs() << "; it has @" << llvm::join(names, ", @")
-                   << " (choose one with --entry)";
-    llvm::errs() << "\n";
-    return failure();
+      message += "; it has @" + llvm::join(names, ", @") +
+                 " (choose one with --entry)";
+    return makeError(message);
   }
   if (func.isExternal()) {
     func.emitError() << "@" << entry << " is a declaration without a body";
-    return failure();
+    return makeReportedError();
   }
   ModelSignature signature;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
@@ -135,7 +138,7 @@ static FailureOr<ModelSignature> readSignature(ModuleOp module,
         func, func.getArgumentTypes()[i],
         func.getArgAttrOfType<StringAttr>(i, kNameAttr), "argument", i);
     if (failed(spec))
-      return failure();
+      return makeReportedError();
     signature.inputs.push_back(std::move(*spec));
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
@@ -143,7 +146,7 @@ static FailureOr<ModelSignature> readSignature(ModuleOp module,
         func, func.getResultTypes()[i],
         func.getResultAttrOfType<StringAttr>(i, kNameAttr), "result", i);
     if (failed(spec))
-      return failure();
+      return makeReportedError();
     signature.outputs.push_back(std::move(*spec));
   }
   return signature;
@@ -154,14 +157,12 @@ static FailureOr<ModelSignature> readSignature(ModuleOp module,
 /// pointers, offset, sizes, strides) or as bare pointers, and returns nothing.
 /// Sets `barePointers` to the convention found. Errors at an op go through
 /// the context's diagnostic handlers.
-static LogicalResult checkLoweredEntry(ModuleOp module, StringRef entry,
-                                       const ModelSignature &signature,
-                                       bool &barePointers, bool quiet) {
+static llvm::Error checkLoweredEntry(ModuleOp module, StringRef entry,
+                                     const ModelSignature &signature,
+                                     bool &barePointers) {
   auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
-  if (!func || func.isExternal()) {
-    error(quiet) << "the lowering left no llvm.func @" << entry << "\n";
-    return failure();
-  }
+  if (!func || func.isExternal())
+    return makeError("the lowering left no llvm.func @" + entry);
   LLVM::LLVMFunctionType type = func.getFunctionType();
   ArrayRef<Type> params = type.getParams();
   auto isPtr = [](Type t) { return isa<LLVM::LLVMPointerType>(t); };
@@ -192,27 +193,27 @@ static LogicalResult checkLoweredEntry(ModuleOp module, StringRef entry,
   }
   if (!ok) {
     func.emitError() << "the lowered @" << entry << " has type " << type
-                     << ", not the calling convention graph-run expects: "
+                     << ", not the calling convention the runtime expects: "
                      << signature.inputs.size() << " input and "
                      << signature.outputs.size()
                      << " output memrefs, returning nothing";
-    return failure();
+    return makeReportedError();
   }
 
-  // The runtime functions are defined in the JIT by graph-run; a module that
-  // defines one of its own would clash with them.
+  // The runtime functions are defined in the JIT by the runtime; a module
+  // that defines one of its own would clash with them.
   for (auto other : module.getOps<LLVM::LLVMFuncOp>()) {
     StringRef name = other.getSymName();
     if (!other.isExternal() &&
         (name == "memrefCopy" ||
          llvm::is_contained(getAllocationSymbolNames(), name))) {
       other.emitError() << "function @" << name
-                        << " clashes with graph-run's runtime function of "
-                           "that name";
-      return failure();
+                        << " clashes with the runtime's function of that "
+                           "name";
+      return makeReportedError();
     }
   }
-  return success();
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -221,7 +222,7 @@ static LogicalResult checkLoweredEntry(ModuleOp module, StringRef entry,
 
 CompiledModel::~CompiledModel() = default;
 
-FailureOr<std::unique_ptr<CompiledModel>>
+llvm::Expected<std::unique_ptr<CompiledModel>>
 CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                        const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -229,39 +230,36 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
-    return failure();
+    return makeReportedError();
 
   std::unique_ptr<CompiledModel> model(new CompiledModel());
-  FailureOr<ModelSignature> signature = readSignature(*module, options.entry);
-  if (failed(signature))
-    return failure();
+  llvm::Expected<ModelSignature> signature =
+      readSignature(*module, options.entry);
+  if (!signature)
+    return signature.takeError();
   model->signature = std::move(*signature);
 
   PassManager pm(&context, ModuleOp::getOperationName());
   graph::GraphOptimizeOptions optimizeOptions;
   optimizeOptions.optLevel = options.optLevel;
-  if (failed(graph::buildGraphOptimizePipeline(pm, optimizeOptions))) {
-    error(options.quiet) << "opt-level must be 0, 1, 2 or 3, got "
-                         << options.optLevel << "\n";
-    return failure();
-  }
+  if (failed(graph::buildGraphOptimizePipeline(pm, optimizeOptions)))
+    return makeError("opt-level must be 0, 1, 2 or 3, got " +
+                     llvm::Twine(options.optLevel));
   if (options.loweringPipeline.empty()) {
     graph::buildGraphLowerToLLVMPipeline(pm);
-  } else if (failed(parsePassPipeline(options.loweringPipeline, pm,
-                                      options.quiet ? llvm::nulls()
-                                                    : llvm::errs()))) {
-    error(options.quiet) << "cannot parse the lowering pipeline '"
-                         << options.loweringPipeline << "'\n";
-    return failure();
+  } else {
+    std::string parseErrors;
+    llvm::raw_string_ostream os(parseErrors);
+    if (failed(parsePassPipeline(options.loweringPipeline, pm, os)))
+      return makeError("cannot parse the lowering pipeline '" +
+                       options.loweringPipeline + "': " + parseErrors);
   }
-  if (failed(pm.run(*module))) {
-    error(options.quiet) << "compiling @" << options.entry << " at -O"
-                         << options.optLevel << " failed\n";
-    return failure();
-  }
-  if (failed(checkLoweredEntry(*module, options.entry, model->signature,
-                               model->barePointers, options.quiet)))
-    return failure();
+  if (failed(pm.run(*module)))
+    return makeError("compiling @" + options.entry + " at -O" +
+                     llvm::Twine(options.optLevel) + " failed");
+  if (llvm::Error error = checkLoweredEntry(
+          *module, options.entry, model->signature, model->barePointers))
+    return std::move(error);
   // graph.name has served its purpose (the signature has been read); the
   // translation to LLVM IR would warn about an attribute it cannot place.
   StringAttr nameAttr = StringAttr::get(&context, kNameAttr);
@@ -272,23 +270,20 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       func.removeResultAttr(i, nameAttr);
   });
 
-  // LLVM's own optimization and code generation: O3 for the host CPU at every
-  // graph opt-level, so that only graph-optimize differs between levels.
+  // LLVM's own optimization and code generation: O3 for the target CPU at
+  // every graph opt-level, so that only graph-optimize differs between
+  // levels.
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> tmBuilder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder) {
-    error(options.quiet) << "cannot target the host: "
-                         << llvm::toString(tmBuilder.takeError()) << "\n";
-    return failure();
-  }
+  if (!tmBuilder)
+    return makeError("cannot target the host: " +
+                     llvm::toString(tmBuilder.takeError()));
   tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
       tmBuilder->createTargetMachine();
-  if (!tm) {
-    error(options.quiet) << "cannot target the host: "
-                         << llvm::toString(tm.takeError()) << "\n";
-    return failure();
-  }
+  if (!tm)
+    return makeError("cannot target the host: " +
+                     llvm::toString(tm.takeError()));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, tm->get());
   ExecutionEngineOptions engineOptions;
@@ -298,11 +293,9 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   engineOptions.enablePerfNotificationListener = false;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*module, engineOptions, std::move(*tm));
-  if (!engine) {
-    error(options.quiet) << "cannot JIT-compile @" << options.entry << ": "
-                         << llvm::toString(engine.takeError()) << "\n";
-    return failure();
-  }
+  if (!engine)
+    return makeError("cannot JIT-compile @" + options.entry + ": " +
+                     llvm::toString(engine.takeError()));
   model->engine = std::move(*engine);
   // Before anything is materialized: the counting allocator must be what the
   // compiled code links against.
@@ -311,11 +304,9 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   // Looking the entry up generates its code, inside the compile time.
   llvm::Expected<void (*)(void **)> entryFn =
       model->engine->lookupPacked(options.entry);
-  if (!entryFn) {
-    error(options.quiet) << "cannot JIT-compile @" << options.entry << ": "
-                         << llvm::toString(entryFn.takeError()) << "\n";
-    return failure();
-  }
+  if (!entryFn)
+    return makeError("cannot JIT-compile @" + options.entry + ": " +
+                     llvm::toString(entryFn.takeError()));
   model->entryFn = *entryFn;
 
   std::chrono::duration<double, std::milli> elapsed =
@@ -324,13 +315,25 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   return model;
 }
 
+llvm::Expected<std::vector<TensorBuffer>>
+CompiledModel::allocateOutputs() const {
+  std::vector<TensorBuffer> buffers;
+  for (const TensorSpec &spec : signature.outputs) {
+    TensorBuffer &buffer = buffers.emplace_back(spec);
+    if (!buffer.isAllocated())
+      return makeError("cannot allocate " + llvm::Twine(spec.getByteSize()) +
+                       " bytes for output '" + spec.name + "'");
+  }
+  return buffers;
+}
+
 void CompiledModel::run(ArrayRef<const TensorBuffer *> inputs,
                         ArrayRef<TensorBuffer *> outputs) {
   assert(inputs.size() == signature.inputs.size() &&
          outputs.size() == signature.outputs.size() && "signature mismatch");
   // One slot per scalar the lowered function takes; `args` points at them.
   SmallVector<intptr_t, 64> slots;
-  auto addMemref = [&](const float *data, ArrayRef<int64_t> shape) {
+  auto addMemref = [&](const void *data, ArrayRef<int64_t> shape) {
     intptr_t ptr = reinterpret_cast<intptr_t>(data);
     slots.push_back(ptr);
     if (barePointers)
@@ -375,12 +378,80 @@ void CompiledModel::warmUp(MLIRContext &context,
   CompileOptions warmUpOptions = options;
   warmUpOptions.entry = "main";
   warmUpOptions.optLevel = 0;
-  warmUpOptions.quiet = true;
-  FailureOr<std::unique_ptr<CompiledModel>> model =
+  warmUpOptions.loweringPipeline.clear();
+  llvm::Expected<std::unique_ptr<CompiledModel>> model =
       compile(context, sourceMgr, warmUpOptions);
-  if (failed(model))
+  if (!model) {
+    llvm::consumeError(model.takeError());
     return;
-  TensorBuffer input(4), output(4);
-  llvm::fill(input.values(), 0.0f);
+  }
+  TensorBuffer input(ElementType::F32, 4), output(ElementType::F32, 4);
+  llvm::fill(input.values<float>(), 0.0f);
   (*model)->run({&input}, {&output});
+}
+
+//===----------------------------------------------------------------------===//
+// Loading models
+//===----------------------------------------------------------------------===//
+
+void mlir::graph::runtime::registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<GraphDialect>();
+}
+
+/// Imports an ONNX model and writes it as MLIR bytecode. The import has a
+/// context of its own, so that its copies of the weights are freed once it
+/// is written. Errors are printed by the importer's diagnostic handler.
+static llvm::Expected<std::string>
+importONNXToBytecode(const llvm::MemoryBuffer &file,
+                     llvm::ArrayRef<std::string> inputShapes) {
+  ONNXImportOptions importOptions;
+  for (const std::string &spec : inputShapes) {
+    std::string message;
+    if (failed(parseONNXInputShapes(spec, importOptions, message)))
+      return makeError(message);
+  }
+  MLIRContext context;
+  context.printOpOnDiagnostic(false);
+  ONNXDiagnosticHandler diagnostics(&context);
+  OwningOpRef<ModuleOp> module =
+      importONNX(file.getMemBufferRef(), &context, importOptions);
+  if (!module)
+    return makeReportedError();
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (failed(writeBytecodeToFile(*module, os)))
+    return makeError("cannot write '" + file.getBufferIdentifier() +
+                     "' as MLIR bytecode");
+  return bytecode;
+}
+
+llvm::Error
+mlir::graph::runtime::loadModelFile(llvm::StringRef path,
+                                    llvm::ArrayRef<std::string> inputShapes,
+                                    llvm::SourceMgr &sourceMgr) {
+  bool isONNX = path.ends_with_insensitive(".onnx");
+  if (!inputShapes.empty() && !isONNX)
+    return makeError("--input-shape applies to .onnx models only");
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/!isONNX);
+  if (!file)
+    return makeError("cannot read '" + path +
+                     "': " + file.getError().message());
+  if (!isONNX) {
+    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    return llvm::Error::success();
+  }
+  // Imported, then handed on as MLIR bytecode: the compilation parses it
+  // like any .mlir model, and the weights stay raw bytes on the way.
+  llvm::Expected<std::string> bytecode =
+      importONNXToBytecode(**file, inputShapes);
+  if (!bytecode)
+    return bytecode.takeError();
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*bytecode, path), llvm::SMLoc());
+  return llvm::Error::success();
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AllocationCounter.h"
+#include "graph/Runtime/AllocationCounter.h"
 
 #include <malloc.h>
 
@@ -17,7 +17,7 @@
 #include <optional>
 #include <unordered_map>
 
-using namespace graph_run;
+using namespace mlir::graph::runtime;
 
 namespace {
 struct Counter {
@@ -65,14 +65,14 @@ static Counter &counter() {
   return *instance;
 }
 
-void graph_run::resetAllocationStats() {
+void mlir::graph::runtime::resetAllocationStats() {
   Counter &c = counter();
   std::lock_guard<std::mutex> lock(c.mutex);
   c.sizes.clear();
   c.stats = AllocationStats();
 }
 
-AllocationStats graph_run::getAllocationStats() {
+AllocationStats mlir::graph::runtime::getAllocationStats() {
   Counter &c = counter();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.stats;
@@ -158,7 +158,8 @@ static llvm::ArrayRef<Hook> getHooks() {
   return hooks;
 }
 
-llvm::ArrayRef<llvm::StringRef> graph_run::getAllocationSymbolNames() {
+llvm::ArrayRef<llvm::StringRef>
+mlir::graph::runtime::getAllocationSymbolNames() {
   static const llvm::SmallVector<llvm::StringRef> names = [] {
     llvm::SmallVector<llvm::StringRef> result;
     for (const Hook &hook : getHooks())
@@ -168,8 +169,8 @@ llvm::ArrayRef<llvm::StringRef> graph_run::getAllocationSymbolNames() {
   return names;
 }
 
-llvm::orc::SymbolMap
-graph_run::getAllocationSymbolMap(llvm::orc::MangleAndInterner interner) {
+llvm::orc::SymbolMap mlir::graph::runtime::getAllocationSymbolMap(
+    llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   for (const Hook &hook : getHooks())
     symbols[interner(hook.name)] = {

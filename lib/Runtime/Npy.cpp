@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Npy.h"
+#include "graph/Runtime/Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -17,7 +17,7 @@
 #include <cstring>
 #include <optional>
 
-using namespace graph_run;
+using namespace mlir::graph::runtime;
 using llvm::StringRef;
 
 static constexpr char kMagic[] = "\x93NUMPY";
@@ -25,18 +25,6 @@ static constexpr size_t kMagicSize = 6;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-std::string graph_run::formatShape(llvm::ArrayRef<int64_t> shape) {
-  std::string result = "(";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      result += ", ";
-    result += std::to_string(shape[i]);
-  }
-  if (shape.size() == 1)
-    result += ",";
-  return result + ")";
 }
 
 /// Names a NumPy type string for an error message: `'<f8' (float64)`.
@@ -249,7 +237,7 @@ private:
 };
 } // namespace
 
-llvm::Expected<NpyArray> graph_run::parseNpy(StringRef contents) {
+llvm::Expected<NpyArray> mlir::graph::runtime::parseNpy(StringRef contents) {
   if (contents.size() < kMagicSize ||
       std::memcmp(contents.data(), kMagic, kMagicSize) != 0)
     return makeError("not a .npy file (no \\x93NUMPY magic)");
@@ -281,9 +269,11 @@ llvm::Expected<NpyArray> graph_run::parseNpy(StringRef contents) {
   HeaderParser header(contents.substr(prefix, headerLength));
   if (llvm::Error error = header.parse())
     return std::move(error);
-  if (*header.descr != "<f4")
+  std::optional<ElementType> elementType = parseNpyDescr(*header.descr);
+  if (!elementType)
     return makeError("unsupported dtype " + describeDtype(*header.descr) +
-                     ": graph-run reads float32 ('<f4') arrays only");
+                     ": models read little-endian float16/32/64, int8/16/32/"
+                     "64, uint8/16/32/64 and bool arrays");
 
   NpyArray array;
   array.shape = *header.shape;
@@ -298,7 +288,8 @@ llvm::Expected<NpyArray> graph_run::parseNpy(StringRef contents) {
       return makeError("shape " + formatShape(array.shape) + " is too large");
   }
   int64_t signedDataBytes;
-  if (llvm::MulOverflow(count, int64_t(sizeof(float)), signedDataBytes))
+  if (llvm::MulOverflow(count, int64_t(getByteSize(*elementType)),
+                        signedDataBytes))
     return makeError("shape " + formatShape(array.shape) + " is too large");
   uint64_t dataBytes = signedDataBytes;
   uint64_t available = contents.size() - prefix - headerLength;
@@ -311,16 +302,25 @@ llvm::Expected<NpyArray> graph_run::parseNpy(StringRef contents) {
                      " bytes after the data of shape " +
                      formatShape(array.shape));
 
-  array.data.resize(count);
-  const char *data = contents.data() + prefix + headerLength;
-  for (int64_t i = 0; i < count; ++i) {
-    uint32_t bits = llvm::support::endian::read32le(data + 4 * i);
-    std::memcpy(&array.data[i], &bits, sizeof(float));
+  array.buffer = TensorBuffer(*elementType, count);
+  if (!array.buffer.isAllocated())
+    return makeError("cannot allocate " + llvm::Twine(dataBytes) +
+                     " bytes for the data");
+  // Little-endian on disk and, on the hosts we run on, in memory.
+  static_assert(llvm::endianness::native == llvm::endianness::little,
+                "the .npy data is copied as little-endian bytes");
+  std::memcpy(array.buffer.data(), contents.data() + prefix + headerLength,
+              dataBytes);
+  if (*elementType == ElementType::Bool) {
+    // NumPy writes 0 and 1; anything else is not a bool it could have made.
+    for (char byte : array.buffer.bytes())
+      if (byte != 0 && byte != 1)
+        return makeError("bool data holds a byte other than 0 or 1");
   }
   return array;
 }
 
-llvm::Expected<NpyArray> graph_run::readNpy(StringRef path) {
+llvm::Expected<NpyArray> mlir::graph::runtime::readNpy(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -329,10 +329,11 @@ llvm::Expected<NpyArray> graph_run::readNpy(StringRef path) {
   return parseNpy((*buffer)->getBuffer());
 }
 
-std::string graph_run::serializeNpy(llvm::ArrayRef<int64_t> shape,
-                                    llvm::ArrayRef<float> data) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
-                       formatShape(shape) + ", }";
+std::string mlir::graph::runtime::serializeNpy(llvm::ArrayRef<int64_t> shape,
+                                               const TensorBuffer &buffer) {
+  std::string header =
+      "{'descr': '" + getNpyDescr(buffer.getElementType()).str() +
+      "', 'fortran_order': False, 'shape': " + formatShape(shape) + ", }";
   // Version 1.0 unless the header outgrows its 16-bit length (a rank in the
   // thousands); then 2.0, whose length has 32 bits.
   bool version2 = header.size() + 64 > UINT16_MAX;
@@ -352,11 +353,7 @@ std::string graph_run::serializeNpy(llvm::ArrayRef<int64_t> shape,
   result += char(0);
   appendLittleEndian(result, uint32_t(header.size()), lengthSize);
   result += header;
-  result.reserve(result.size() + data.size() * sizeof(float));
-  for (float value : data) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(float));
-    appendLittleEndian(result, bits, sizeof(float));
-  }
+  llvm::ArrayRef<char> bytes = buffer.bytes();
+  result.append(bytes.begin(), bytes.end());
   return result;
 }

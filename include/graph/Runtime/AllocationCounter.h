@@ -1,23 +1,25 @@
 //===- AllocationCounter.h - Count what compiled code allocates -*- C++ -*-===//
 //
-// graph-run measures the memory a compiled model uses by giving its JIT-ed
+// The runtime measures the memory a compiled model uses by giving its JIT-ed
 // code counting versions of the C allocation functions instead of the
 // process's own. They forward to the real allocator and keep, per run, the
-// bytes live and their peak. graph-run's own allocations (the input and
+// bytes live and their peak. The caller's own allocations (the input and
 // output buffers, the compiler's data) go straight to the process's allocator
 // and are not counted.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUN_ALLOCATIONCOUNTER_H
-#define GRAPH_RUN_ALLOCATIONCOUNTER_H
+#ifndef GRAPH_RUNTIME_ALLOCATIONCOUNTER_H
+#define GRAPH_RUNTIME_ALLOCATIONCOUNTER_H
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 
 #include <cstdint>
 
-namespace graph_run {
+namespace mlir {
+namespace graph {
+namespace runtime {
 
 /// What the compiled code allocated since the last reset.
 struct AllocationStats {
@@ -47,6 +49,8 @@ getAllocationSymbolMap(llvm::orc::MangleAndInterner interner);
 /// The names that `getAllocationSymbolMap` defines.
 llvm::ArrayRef<llvm::StringRef> getAllocationSymbolNames();
 
-} // namespace graph_run
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
 
-#endif // GRAPH_RUN_ALLOCATIONCOUNTER_H
+#endif // GRAPH_RUNTIME_ALLOCATIONCOUNTER_H

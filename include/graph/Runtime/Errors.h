@@ -1,0 +1,42 @@
+//===- Errors.h - How the runtime library reports failures ------*- C++ -*-===//
+//
+// The library never prints on its own and never exits: it returns an
+// llvm::Error whose message a tool prints after its own name. Problems at a
+// place in the model (an op, a function) are reported through the MLIR
+// context's diagnostic handlers with their location, and the returned error
+// is then a `ReportedError`, which says only that: the caller adds nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_ERRORS_H
+#define GRAPH_RUNTIME_ERRORS_H
+
+#include "llvm/Support/Error.h"
+
+namespace mlir {
+namespace graph {
+namespace runtime {
+
+/// A failure already reported through the context's diagnostic handlers.
+class ReportedError : public llvm::ErrorInfo<ReportedError> {
+public:
+  static char ID;
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override;
+};
+
+/// An error with `message`, for the caller to print.
+llvm::Error makeError(const llvm::Twine &message);
+
+/// A failure already reported through the context's diagnostic handlers.
+llvm::Error makeReportedError();
+
+/// Prints `error` after `tool: error: ` on stderr, unless it was reported
+/// already. For tools.
+void printError(llvm::Error error, llvm::StringRef tool);
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_ERRORS_H

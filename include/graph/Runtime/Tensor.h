@@ -1,0 +1,132 @@
+//===- Tensor.h - Typed tensors that compiled models read and write -*- C++
+//-*-===//
+//
+// The element types a compiled model exchanges with its caller, the
+// description of one input or output (name, shape, element type) and an
+// aligned buffer holding one. Compiled code takes each tensor as a dense,
+// C-order block of elements; booleans are one byte each (0 or 1), as LLVM
+// stores i1 and NumPy stores bool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_TENSOR_H
+#define GRAPH_RUNTIME_TENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir {
+class Type;
+
+namespace graph {
+namespace runtime {
+
+/// An element type of a model's inputs and outputs.
+enum class ElementType : uint8_t {
+  F16,
+  F32,
+  F64,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  Bool,
+};
+
+/// Bytes per element.
+unsigned getByteSize(ElementType type);
+
+/// NumPy's name: `float32`, `int64`, `bool`, ...
+llvm::StringRef getName(ElementType type);
+
+/// NumPy's little-endian type string: `<f4`, `<i8`, `|b1`, ...
+llvm::StringRef getNpyDescr(ElementType type);
+
+/// The element type of a NumPy type string (`<f4`, `|u1`, `<i8`, ...), if it
+/// is one of ours and little-endian (or byte-sized).
+std::optional<ElementType> parseNpyDescr(llvm::StringRef descr);
+
+/// The element type of an MLIR scalar type: f16/f32/f64, signless or
+/// signed iN (N = 8, 16, 32, 64), unsigned uiN, i1 for bool.
+std::optional<ElementType> fromMLIRType(Type type);
+
+/// Formats a shape the way NumPy prints it: `()`, `(3,)`, `(2, 3)`.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// An input or output of a model: a static-shaped tensor.
+struct TensorSpec {
+  /// `graph.name` when the function gives one, else `argN` / `resultN`.
+  std::string name;
+  llvm::SmallVector<int64_t> shape;
+  ElementType elementType = ElementType::F32;
+  int64_t numElements = 1;
+
+  int64_t getByteSize() const {
+    return numElements * runtime::getByteSize(elementType);
+  }
+};
+
+/// A tensor's elements, dense and in C order, aligned to a cache line (which
+/// vector code may rely on). Never empty: a tensor of no elements still gets
+/// a (minimal) block, so that its pointer is valid.
+class TensorBuffer {
+public:
+  TensorBuffer() = default;
+  /// Fails (returns an empty buffer, `isAllocated()` false) only when the
+  /// memory cannot be had.
+  TensorBuffer(ElementType elementType, int64_t numElements);
+  explicit TensorBuffer(const TensorSpec &spec)
+      : TensorBuffer(spec.elementType, spec.numElements) {}
+
+  bool isAllocated() const { return bool(storage); }
+  ElementType getElementType() const { return elementType; }
+  int64_t size() const { return numElements; }
+  int64_t getByteSize() const {
+    return numElements * runtime::getByteSize(elementType);
+  }
+
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  llvm::MutableArrayRef<char> bytes() {
+    return {static_cast<char *>(data()), size_t(getByteSize())};
+  }
+  llvm::ArrayRef<char> bytes() const {
+    return {static_cast<const char *>(data()), size_t(getByteSize())};
+  }
+
+  /// The elements as `T`, which must match the element type's size.
+  template <typename T> llvm::MutableArrayRef<T> values() {
+    return {static_cast<T *>(data()), size_t(size())};
+  }
+  template <typename T> llvm::ArrayRef<T> values() const {
+    return {static_cast<const T *>(data()), size_t(size())};
+  }
+
+  /// Element `i` converted to double (bool as 0 or 1), for printing and
+  /// comparing outputs of any type.
+  double getAsDouble(int64_t i) const;
+
+private:
+  struct Free {
+    void operator()(void *ptr) const;
+  };
+  std::unique_ptr<void, Free> storage;
+  ElementType elementType = ElementType::F32;
+  int64_t numElements = 0;
+};
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_TENSOR_H

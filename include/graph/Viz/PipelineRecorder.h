@@ -1,0 +1,55 @@
+//===- PipelineRecorder.h - The graph around each pass ----------*- C++ -*-===//
+//
+// A pass instrumentation that takes the picture of the graph before the
+// first pass and after each pass, and marks on each picture what the next
+// pass changes (what it folds, fuses and erases) and on the next one what it
+// made. Needs the context single-threaded: it looks at the whole module
+// around each pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_VIZ_PIPELINERECORDER_H
+#define GRAPH_VIZ_PIPELINERECORDER_H
+
+#include "graph/Viz/Snapshot.h"
+
+#include "mlir/Pass/PassInstrumentation.h"
+
+#include <functional>
+#include <vector>
+
+namespace mlir {
+namespace graph {
+namespace viz {
+
+class PipelineRecorder : public PassInstrumentation {
+public:
+  /// Called with each step whose marks a pass just completed (the step
+  /// before it) and with the new step after it, whose marks the next pass,
+  /// if any, will complete: a step may be reported twice.
+  using StepCallback = std::function<void(const Step &step, size_t index)>;
+
+  explicit PipelineRecorder(StepCallback onStep = nullptr)
+      : onStep(std::move(onStep)) {}
+
+  /// The input and the state after each pass so far. Without any pass, call
+  /// recordInput first to have the input.
+  const std::vector<Step> &getSteps() const { return steps; }
+
+  /// Takes the picture of the input if no pass has run yet.
+  void recordInput(Operation *root);
+
+  void runBeforePass(Pass *pass, Operation *op) override;
+  void runAfterPass(Pass *pass, Operation *op) override;
+  void runAfterPassFailed(Pass *pass, Operation *op) override;
+
+private:
+  std::vector<Step> steps;
+  StepCallback onStep;
+};
+
+} // namespace viz
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_VIZ_PIPELINERECORDER_H

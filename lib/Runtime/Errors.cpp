@@ -1,0 +1,33 @@
+//===- Errors.cpp - How the runtime library reports failures --------------===//
+
+#include "graph/Runtime/Errors.h"
+
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir::graph::runtime;
+
+char ReportedError::ID = 0;
+
+void ReportedError::log(llvm::raw_ostream &os) const {
+  os << "reported through the diagnostic handlers";
+}
+
+std::error_code ReportedError::convertToErrorCode() const {
+  return llvm::inconvertibleErrorCode();
+}
+
+llvm::Error mlir::graph::runtime::makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error mlir::graph::runtime::makeReportedError() {
+  return llvm::make_error<ReportedError>();
+}
+
+void mlir::graph::runtime::printError(llvm::Error error, llvm::StringRef tool) {
+  llvm::handleAllErrors(
+      std::move(error), [](const ReportedError &) {},
+      [&](const llvm::ErrorInfoBase &info) {
+        llvm::WithColor::error(llvm::errs(), tool) << info.message() << "\n";
+      });
+}
