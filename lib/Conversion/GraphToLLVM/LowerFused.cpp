@@ -53,13 +53,16 @@ static int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
-/// Tile sizes for the root of a group, 0 meaning untiled. An NCHW result is
-/// tiled by rows only, [1, C, rows, W]: a convolution in the group then
-/// computes every output channel of its tile and reads each input row (plus
-/// the halo) once. Other results are tiled along their leading dimensions so
-/// that the trailing ones stay whole. There are always at least two tiles
-/// when the shape allows it, so that no intermediate exists whole.
-static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
+/// Tile sizes for the root of a group, 0 meaning untiled. A 4-D result is
+/// tiled by rows only, [1, C, rows, W] in NCHW and [1, rows, W, C] in NHWC
+/// (`channelsLast`): a convolution in the group then computes every output
+/// channel of its tile, along whole rows that its register tiles cover, and
+/// reads each input row (plus the halo) once. Other results are tiled along
+/// their leading dimensions so that the trailing ones stay whole. There are
+/// always at least two tiles when the shape allows it, so that no
+/// intermediate exists whole.
+static SmallVector<int64_t> chooseTileSizes(TilingInterface root,
+                                            bool channelsLast) {
   auto type = dyn_cast<RankedTensorType>(root->getResult(0).getType());
   SmallVector<int64_t> sizes(root.getLoopIteratorTypes().size(), 0);
   if (!type || !type.hasStaticShape() ||
@@ -69,11 +72,12 @@ static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
   int64_t elemBytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
   int64_t budget = std::max<int64_t>(kTileBytes / elemBytes, 1);
 
-  // The order in which dimensions are split: rows first for NCHW.
+  // The order in which dimensions are split: rows first.
   SmallVector<int64_t> order =
       llvm::to_vector(llvm::seq<int64_t>(shape.size()));
   if (shape.size() == 4) {
-    order = {0, 2, 1, 3};
+    if (!channelsLast)
+      order = {0, 2, 1, 3};
     sizes[0] = 1;
   }
   auto tileOf = [&](int64_t d) { return sizes[d] ? sizes[d] : shape[d]; };
@@ -335,6 +339,20 @@ static bool isWholeSlice(tensor::ExtractSliceOp slice) {
          slice.hasUnitStride();
 }
 
+/// Whether the group computes in NHWC, channels innermost, all through: an
+/// NHWC conv2d or pool (graph-convert-layout's) lowers to a linalg NHWC op
+/// and no transpose; an NCHW one to the same linalg op between transposes.
+static bool isChannelsLastGroup(const llvm::SetVector<Operation *> &group) {
+  bool nhwcOp = false;
+  for (Operation *op : group) {
+    if (isa<linalg::TransposeOp>(op))
+      return false;
+    nhwcOp |= isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+                  linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op);
+  }
+  return nhwcOp;
+}
+
 /// Tiles the op producing `root` and fuses into its loops every producer of
 /// the group.
 static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
@@ -349,7 +367,8 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
         return def && group.contains(def) && isa<TilingInterface>(def);
       }))
     return;
-  SmallVector<int64_t> tileSizes = chooseTileSizes(rootOp);
+  SmallVector<int64_t> tileSizes =
+      chooseTileSizes(rootOp, isChannelsLastGroup(group));
   if (llvm::all_of(tileSizes, [](int64_t t) { return t == 0; }))
     return;
 

@@ -92,3 +92,22 @@ func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
   }
   return %y : tensor<12x32xf32>
 }
+
+// An NHWC group (graph-convert-layout's) is tiled by rows too, here
+// [1, 1, 7, 64]: whole rows, every channel, so that the convolution's
+// register tiles run along the row; no transpose anywhere.
+// TILED-LABEL: func.func @nhwc_rows
+// TILED-NOT: linalg.transpose
+// TILED: scf.for {{.*}} -> (tensor<1x7x7x64xf32>)
+// TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x1x7x64xf32>
+// TILED-NOT: linalg.transpose
+// TILED: return
+func.func @nhwc_rows(%x: tensor<1x7x7x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
+  %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
+  ^bb0(%a0: tensor<1x7x7x32xf32>, %a1: tensor<3x3x32x64xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32>
+    %2 = graph.relu %1 : tensor<1x7x7x64xf32>
+    graph.yield %2 : tensor<1x7x7x64xf32>
+  }
+  return %0 : tensor<1x7x7x64xf32>
+}
