@@ -19,6 +19,7 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -353,6 +354,70 @@ static bool isChannelsLastGroup(const llvm::SetVector<Operation *> &group) {
   return nhwcOp;
 }
 
+/// Whether `pad` pads a value computed outside the group (the input of an
+/// NHWC convolution). Such a pad stays whole, outside the tile loops: the
+/// value's producer then writes straight into the interior of the padded
+/// buffer (a filled buffer the value is inserted into, see graph-vectorize),
+/// and each tile of the convolution reads its window, halo and padding
+/// included, in place. Fused into the loops, it would copy every input tile
+/// and its halo into a padded tile (a third of a depthwise convolution's
+/// time). The input of an NCHW convolution is transposed inside the group
+/// first, tile by tile, and padded there.
+static bool isPaddedGroupInput(tensor::PadOp pad,
+                               const llvm::SetVector<Operation *> &group) {
+  Operation *source = pad.getSource().getDefiningOp();
+  return !source || !group.contains(source);
+}
+
+/// Replaces each pad of a group input (isPaddedGroupInput) by a buffer
+/// filled with the padding value, made right before the input's producer,
+/// and the input inserted into its interior: bufferization then lets the
+/// producer write into that interior (empty tensor elimination needs the
+/// filled buffer to exist before the producer starts), so that the padded
+/// input costs no copy at all, and the tiles of the convolution read their
+/// windows from it in place.
+static void padGroupInputsInPlace(RewriterBase &rewriter,
+                                  llvm::SetVector<Operation *> &group) {
+  SmallVector<tensor::PadOp> pads;
+  for (Operation *op : group)
+    if (auto pad = dyn_cast<tensor::PadOp>(op);
+        pad && isPaddedGroupInput(pad, group) &&
+        pad.getResultType().hasStaticShape() &&
+        pad.getSourceType().hasStaticShape())
+      pads.push_back(pad);
+  for (tensor::PadOp pad : pads) {
+    Attribute padAttr;
+    Value constantPad = pad.getConstantPaddingValue();
+    if (!constantPad || !matchPattern(constantPad, m_Constant(&padAttr)))
+      continue;
+    Value source = pad.getSource();
+    Location loc = pad.getLoc();
+    if (Operation *producer = source.getDefiningOp())
+      rewriter.setInsertionPoint(producer);
+    else
+      rewriter.setInsertionPointToStart(pad->getBlock());
+    RankedTensorType type = pad.getResultType();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    // The padding value, made again here: its constant may come later.
+    Value padValue =
+        arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));
+    Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
+                                          ValueRange{empty})
+                       .getResult(0);
+    rewriter.setInsertionPoint(pad);
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, source);
+    auto inserted = tensor::InsertSliceOp::create(
+        rewriter, loc, source, filled, pad.getMixedLowPad(), sizes, strides);
+    group.insert(filled.getDefiningOp());
+    group.insert(inserted);
+    group.remove(pad);
+    rewriter.replaceOp(pad, inserted.getResult());
+  }
+}
+
 /// Tiles the op producing `root` and fuses into its loops every producer of
 /// the group.
 static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
@@ -385,6 +450,9 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
         // What every tile reads whole (weights) is computed once, before the
         // loops.
         if (isWholeSlice(slice))
+          return std::nullopt;
+        if (auto pad = dyn_cast<tensor::PadOp>(producer.getOwner());
+            pad && isPaddedGroupInput(pad, group))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
@@ -439,6 +507,7 @@ struct GraphLowerFusedPass
       inlineFusedBody(rewriter, fused);
       foldConstantTransposes(rewriter, bodyOps, group);
       mergeElementwiseOps(rewriter, group);
+      padGroupInputsInPlace(rewriter, group);
       for (Value root : getGroupResults(group))
         tileAndFuseGroup(rewriter, root, group);
       eraseDeadGroupOps(rewriter, group);
