@@ -237,6 +237,12 @@ struct GraphConvertLayoutPass
     for (Conv2DOp conv : convs)
       convertConv(rewriter, conv, nhwcValues);
 
+    // Every pattern moves or removes a transpose: without one, done.
+    if (!getOperation()
+             ->walk([](TransposeOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      return;
+
     RewritePatternSet patterns(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     patterns.add<SinkTransposeThroughPool<MaxPool2DOp>,

@@ -24,7 +24,6 @@
 #include "graph/Transforms/Liveness.h"
 #include "graph/Transforms/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -101,26 +100,35 @@ static void createFusedGroup(PatternRewriter &rewriter,
     names.push_back(op->getName().stripDialect().str());
   }
 
+  // The dead users of the intermediates go first, then the group's ops move
+  // into the body (rather than being cloned and erased: fewer ops made and
+  // destroyed), reading block arguments where they read the inputs.
+  for (Operation *dead : deadUsers)
+    rewriter.eraseOp(dead);
+
   Operation *last = ops.back();
   Location loc = rewriter.getFusedLoc(locs);
   rewriter.setInsertionPoint(last);
   auto fused = FusedOp::create(rewriter, loc, last->getResultTypes(),
                                inputs.getArrayRef(), llvm::join(names, "_"));
+  rewriter.replaceAllUsesWith(last->getResult(0), fused->getResult(0));
   SmallVector<Location> argLocs =
       llvm::map_to_vector(inputs, [](Value v) { return v.getLoc(); });
   Block *body = rewriter.createBlock(&fused.getBody(), {},
                                      TypeRange(inputs.getArrayRef()), argLocs);
-  IRMapping mapping;
-  mapping.map(inputs.getArrayRef(), body->getArguments());
-  for (Operation *op : ops)
-    rewriter.clone(*op, mapping);
-  YieldOp::create(rewriter, loc, mapping.lookup(last->getResult(0)));
-
-  for (Operation *dead : deadUsers)
-    rewriter.eraseOp(dead);
-  rewriter.replaceOp(last, fused.getResults());
-  for (Operation *op : llvm::reverse(ops.drop_back()))
-    rewriter.eraseOp(op);
+  llvm::DenseMap<Value, Value> args;
+  for (auto [input, arg] : llvm::zip(inputs, body->getArguments()))
+    args[input] = arg;
+  for (Operation *op : ops) {
+    rewriter.moveOpBefore(op, body, body->end());
+    rewriter.modifyOpInPlace(op, [&] {
+      for (OpOperand &operand : op->getOpOperands())
+        if (Value arg = args.lookup(operand.get()))
+          operand.set(arg);
+    });
+  }
+  rewriter.setInsertionPointToEnd(body);
+  YieldOp::create(rewriter, loc, last->getResult(0));
 }
 
 namespace {
