@@ -20,6 +20,7 @@
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -397,20 +398,33 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
     else
       rewriter.setInsertionPointToStart(pad->getBlock());
     RankedTensorType type = pad.getResultType();
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+    // Not a tensor.empty: CSE would merge the identical fills of two pads
+    // into one tensor, which each insertion then copies.
+    Value empty = bufferization::AllocTensorOp::create(rewriter, loc, type,
+                                                       ValueRange{});
     // The padding value, made again here: its constant may come later.
     Value padValue =
         arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));
     Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
                                           ValueRange{empty})
                        .getResult(0);
-    rewriter.setInsertionPoint(pad);
+    // The input goes into the interior right after its producer, and every
+    // other reader of the input reads that interior: the input then exists
+    // only there (a residual connection reads the block input too).
+    if (Operation *producer = source.getDefiningOp())
+      rewriter.setInsertionPointAfter(producer);
+    SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
     SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, source);
-    auto inserted = tensor::InsertSliceOp::create(
-        rewriter, loc, source, filled, pad.getMixedLowPad(), sizes, strides);
+    auto inserted = tensor::InsertSliceOp::create(rewriter, loc, source, filled,
+                                                  offsets, sizes, strides);
+    auto interior = tensor::ExtractSliceOp::create(
+        rewriter, loc, cast<RankedTensorType>(source.getType()),
+        inserted.getResult(), offsets, sizes, strides);
+    rewriter.replaceUsesWithIf(source, interior, [&](OpOperand &use) {
+      return use.getOwner() != pad && use.getOwner() != inserted;
+    });
     group.insert(filled.getDefiningOp());
     group.insert(inserted);
     group.remove(pad);

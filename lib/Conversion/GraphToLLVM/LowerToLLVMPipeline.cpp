@@ -156,6 +156,11 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Loops that carried a tensor now carry the same buffer; folding them lets
   // the allocation of a result be hoisted into the caller's out-parameter.
+  // A value written in place into a view (a padded input's interior) leaves
+  // a copy of that view onto an identical one: CSE makes them one, and the
+  // self-copy folds away.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctResultBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParamsOptions;
