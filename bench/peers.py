@@ -203,7 +203,19 @@ def op_counts(graph_translate, graph_opt, work, name):
     before, _ = graph_report(graph_opt, mlir, False)
     after, optimize_ms = graph_report(graph_opt, mlir, True)
     return dict(before=before, after=after, import_ms=import_ms,
-                optimize_ms=optimize_ms, mlir_bytes=os.path.getsize(mlir))
+                optimize_ms=optimize_ms, mlir_bytes=os.path.getsize(mlir),
+                transposes_O0=runtime_transposes(graph_opt, mlir, False),
+                transposes_O3=runtime_transposes(graph_opt, mlir, True))
+
+
+def runtime_transposes(graph_opt, mlir, optimize):
+    """The layout changes the compiled model makes at run time: the
+    linalg.transpose ops left after the conversion to linalg (a constant
+    weight is permuted at compile time, not counted). Without graph-optimize,
+    each NCHW conv has two, around its NHWC kernel."""
+    cmd = [graph_opt, mlir] + (["--graph-optimize"] if optimize else []) + \
+          ["--convert-graph-to-linalg", "--mlir-elide-elementsattrs-if-larger=1"]
+    return run(cmd, "graph-opt").stdout.count("linalg.transpose")
 
 
 def batch_norms_left(report):
@@ -465,6 +477,7 @@ def main():
                           % (TARGET_RATIO, ratio, "met" if ratio <= TARGET_RATIO else "NOT met"))
                 else:
                     print("ours(-O3) / ORT-all: %.2f" % ratio)
+            print_gains(res)
             if "ops" in res:
                 print_ops(res)
         if args.conv_profile and not args.no_ours:
@@ -485,6 +498,32 @@ def main():
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def print_gains(res):
+    """What each runtime's graph optimizations gain, side by side: ONNX
+    Runtime's (ORT-disabled / ORT-all) and ours (Speedup = L(-O0) / L(-O3),
+    MemSave from graph-run's peak buffer bytes), over medians and over mins."""
+    def ratio(a, b, key):
+        return res[a][key] / res[b][key]
+    have = lambda rt: rt in res and "error" not in res[rt]
+    if not (have("ORT-disabled") and have("ORT-all")):
+        return
+    line = "graph optimizations: ORT gain %.2f (of mins %.2f)" % (
+        ratio("ORT-disabled", "ORT-all", "median_ms"),
+        ratio("ORT-disabled", "ORT-all", "min_ms"))
+    if have("ours -O0") and have("ours -O3"):
+        o0, o3 = res["ours -O0"], res["ours -O3"]
+        line += "; ours Speedup %.2f (of mins %.2f), MemSave %.1f%%" % (
+            ratio("ours -O0", "ours -O3", "median_ms"),
+            ratio("ours -O0", "ours -O3", "min_ms"),
+            100.0 * (o0["peak"] - o3["peak"]) / o0["peak"] if o0["peak"] else 0.0)
+    if "ops" in res and "error" not in res["ops"]:
+        line += ("; layout changes at run time (transposes): -O0 %d, -O3 %d "
+                 "(graph.transpose after graph-optimize: %d)") % (
+            res["ops"]["transposes_O0"], res["ops"]["transposes_O3"],
+            res["ops"]["after"].get("layout_changes", 0))
+    print(line)
 
 
 def print_ops(res):

@@ -14,7 +14,7 @@ echo
 echo "== 1. graph-opt --graph-optimize examples/seed.mlir (the IR before and after each pass)"
 build/bin/graph-opt examples/seed.mlir \
   --mlir-print-ir-before=graph-fold-constants \
-  --mlir-print-ir-after=graph-fold-constants,graph-fuse,graph-eliminate-dead-code \
+  --mlir-print-ir-after=graph-fold-constants,graph-convert-layout,graph-fuse,graph-eliminate-dead-code \
   --pass-pipeline='builtin.module(graph-optimize,graph-report)' \
   -o /dev/null 2>&1
 

@@ -1,6 +1,6 @@
 //===- EliminateDeadCode.cpp - Dead code elimination ------------*- C++ -*-===//
 //
-// graph-eliminate-dead-code: the greedy pattern driver with the graph ops'
+// graph-eliminate-dead-code: the greedy pattern driver with graph.fused's
 // canonicalization patterns. The driver erases, transitively, every op without
 // side effects whose results are unused (graph.fused with a pure body and
 // graph.constant included); the patterns trim the interface of graph.fused.
@@ -32,13 +32,9 @@ struct GraphEliminateDeadCodePass
 
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet owningPatterns(context);
-    // Filter by hand: getRegisteredOperationsByDialect misses ops once many
-    // dialects are registered (seen with LLVM 22 and registerAllDialects).
-    for (RegisteredOperationName name : context->getRegisteredOperations())
-      if (name.getDialectNamespace() == GraphDialect::getDialectNamespace())
-        name.getCanonicalizationPatterns(owningPatterns, context);
-    if (Dialect *dialect = context->getLoadedDialect<GraphDialect>())
-      dialect->getCanonicalizationPatterns(owningPatterns);
+    // Only the patterns that trim graph.fused: the other canonicalizations
+    // (moving layout changes) are not dead code elimination.
+    FusedOp::getCanonicalizationPatterns(owningPatterns, context);
     patterns =
         std::make_shared<FrozenRewritePatternSet>(std::move(owningPatterns));
     return success();

@@ -5,8 +5,9 @@
 //   s[f]    = scale[f] / sqrt(variance[f] + epsilon)
 //   W'[f]   = W[f] * s[f]
 //   b'[f]   = (b[f] - mean[f]) * s[f] + bias[f]
-// computed in f32. The result equals the original up to rounding. A splat
-// weight scaled by one factor stays a splat; any other new weight is
+// computed in f32. The result equals the original up to rounding. Both ops
+// NCHW (FCHW weight, filter f outermost) or both NHWC (HWCF, innermost). A
+// splat weight scaled by one factor stays a splat; any other new weight is
 // materialized, and only within the fold limits (FoldLimits.h), checked
 // before anything is computed.
 //
@@ -42,7 +43,8 @@ namespace {
 /// conv2d (constant weight and bias) -> batch_norm (constant parameters)
 /// becomes one conv2d with new constant weight and bias.
 struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FoldBatchNormIntoConv(MLIRContext *context, const LiveOps &live)
+      : OpRewritePattern(context), live(live) {}
 
   LogicalResult matchAndRewrite(BatchNormOp bn,
                                 PatternRewriter &rewriter) const override {
@@ -53,7 +55,7 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       return rewriter.notifyMatchFailure(bn, "input is not a conv2d result");
     Value convOut = conv.getOutput();
     // Another live user would see the folded values instead of the conv's.
-    SmallVector<Operation *> liveUsers = getLiveUsers(convOut);
+    SmallVector<Operation *> liveUsers = live.getLiveUsers(convOut);
     if (liveUsers.size() != 1 || liveUsers.front() != bn.getOperation() ||
         llvm::count(bn->getOperands(), convOut) != 1)
       return rewriter.notifyMatchFailure(bn, "conv2d has another live user");
@@ -61,10 +63,16 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       return rewriter.notifyMatchFailure(bn, "conv2d and batch_norm types "
                                              "differ");
 
+    // An NHWC conv has HWCF weights, filters innermost; its batch_norm must
+    // read the channels where the conv writes them.
+    bool nhwc = conv.getLayout() == "NHWC";
+    if (bn.getLayout() != conv.getLayout())
+      return rewriter.notifyMatchFailure(bn, "conv2d and batch_norm layouts "
+                                             "differ");
     std::optional<ConstantTensor> weight = getConstantTensor(conv.getWeight());
     if (!weight || weight->getShape().size() != 4)
       return rewriter.notifyMatchFailure(bn, "conv2d weight is not constant");
-    int64_t numFilters = weight->getShape()[0];
+    int64_t numFilters = weight->getShape()[nhwc ? 3 : 0];
     auto isPerFilter = [&](const std::optional<ConstantTensor> &t) {
       return t && t->getShape().size() == 1 && t->getShape()[0] == numFilters;
     };
@@ -108,11 +116,10 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
       if (!withinFoldLimits({numElements}, numElements))
         return rewriter.notifyMatchFailure(
             bn, "the new conv2d weight exceeds the fold limits");
-      ArrayRef<int64_t> wShape = weight->getShape();
-      int64_t perFilter = wShape[1] * wShape[2] * wShape[3];
+      int64_t perFilter = numElements / numFilters;
       SmallVector<float> newWeight = weight->expand();
       for (int64_t i = 0, e = newWeight.size(); i < e; ++i)
-        newWeight[i] *= factor[i / perFilter];
+        newWeight[i] *= factor[nhwc ? i % numFilters : i / perFilter];
       newWeightAttr = makeConstantTensor(weight->type, newWeight);
     }
 
@@ -130,20 +137,23 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
         rewriter, rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()}),
         bn.getOutput().getType(), conv.getInput(), weightCst, biasCst,
         conv.getStridesAttr(), conv.getPaddingAttr(), conv.getDilationsAttr(),
-        conv.getGroupsAttr());
+        conv.getGroupsAttr(), conv.getLayoutAttr());
     newConv->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
 
     llvm::SetVector<Operation *> deadUsers;
-    collectDeadUsers(convOut, deadUsers);
+    live.collectDeadUsers(convOut, deadUsers);
     for (Operation *dead : deadUsers)
       rewriter.eraseOp(dead);
     rewriter.replaceOp(bn, newConv.getOutput());
     rewriter.eraseOp(conv);
     return success();
   }
+
+  const LiveOps &live;
 };
 } // namespace
 
-void mlir::graph::populateFoldBatchNormPatterns(RewritePatternSet &patterns) {
-  patterns.add<FoldBatchNormIntoConv>(patterns.getContext());
+void mlir::graph::populateFoldBatchNormPatterns(RewritePatternSet &patterns,
+                                                const LiveOps &live) {
+  patterns.add<FoldBatchNormIntoConv>(patterns.getContext(), live);
 }

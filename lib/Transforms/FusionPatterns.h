@@ -1,7 +1,8 @@
 //===- FusionPatterns.h - Patterns of the graph-fuse pass -------*- C++ -*-===//
 //
-// Internal to the Transforms library: the two pattern sets that graph-fuse
-// applies, one after the other.
+// Internal to the Transforms library: the pattern sets that graph-fuse
+// applies, one after the other. Each reads the liveness the pass computed
+// once for the whole run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,13 +14,21 @@
 namespace mlir {
 namespace graph {
 
+class LiveOps;
+
 /// Folds a `graph.batch_norm` into the constant weight and bias of the
 /// `graph.conv2d` that feeds it.
-void populateFoldBatchNormPatterns(RewritePatternSet &patterns);
+void populateFoldBatchNormPatterns(RewritePatternSet &patterns,
+                                   const LiveOps &live);
 
 /// Wraps an anchor (`conv2d`, `matmul`, `gemm`) and its longest epilogue
 /// chain into one `graph.fused`.
-void populateFuseEpiloguePatterns(RewritePatternSet &patterns);
+void populateFuseEpiloguePatterns(RewritePatternSet &patterns,
+                                  const LiveOps &live);
+
+/// Wraps each tree of elementwise ops (no anchor) into one `graph.fused`.
+void populateFuseElementwisePatterns(RewritePatternSet &patterns,
+                                     const LiveOps &live);
 
 } // namespace graph
 } // namespace mlir

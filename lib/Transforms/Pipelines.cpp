@@ -1,8 +1,10 @@
 //===- Pipelines.cpp - The graph-optimize pipeline --------------*- C++ -*-===//
 //
-// fold -> fuse -> DCE, the order of TVM Relay's FoldConstant, FuseOps and
-// EliminateDeadCode: folding first hands fusion a smaller, cleaner graph, and
-// DCE last sweeps up what the first two left behind.
+// fold -> (layout) -> fuse -> DCE, the order of TVM Relay's FoldConstant,
+// ConvertLayout (opt_level 3), FuseOps and EliminateDeadCode: folding first
+// hands the others a smaller, cleaner graph, the layout is chosen before
+// fusion so that groups form around the NHWC ops, and DCE last sweeps up
+// what the others left behind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,8 @@ mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
   foldOptions.maxElements = options.maxElements;
   foldOptions.maxWork = options.maxWork;
   pm.addPass(createGraphFoldConstants(foldOptions));
+  if (level >= 3)
+    pm.addPass(createGraphConvertLayout());
   if (level >= 2) {
     GraphFuseOptions fuseOptions;
     fuseOptions.foldBatchNorm = level >= 3;
@@ -39,7 +43,8 @@ mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
 void mlir::graph::registerGraphOptimizePipeline() {
   registerPassPipeline(
       "graph-optimize",
-      "Constant folding, then operator fusion, then dead code elimination",
+      "Constant folding, layout conversion (opt-level 3), operator fusion, "
+      "then dead code elimination",
       [](OpPassManager &pm, StringRef optionsString,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         GraphOptimizeOptions options;

@@ -1,10 +1,10 @@
 //===- Report.cpp - Op counts, constants and fusion savings -----*- C++ -*-===//
 //
 // graph-report: prints to stderr, without changing the IR, the op counts at
-// graph level, the constants and their bytes, the fused groups by kind, and
-// the bytes that fusion keeps off memory: the intermediate tensors of fused
+// graph level, the constants and their bytes, the fused groups by kind, the
+// bytes that fusion keeps off memory: the intermediate tensors of fused
 // bodies, which a fused kernel never writes out nor reads back
-// (Saving = 2 * sum |T_k|).
+// (Saving = 2 * sum |T_k|), and the layout changes left (transposes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +71,8 @@ GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
     if (op == root || isa<ModuleOp, func::FuncOp>(op))
       return WalkResult::advance();
     ++stats.ops[op->getName().getStringRef().str()];
+    if (isa<TransposeOp>(op))
+      ++stats.layoutChanges;
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       ++stats.constants;
       stats.constantBytes += getTensorBytes(constant.getType());
@@ -82,6 +84,8 @@ GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
     // A fused body counts as its group, not as ops of the graph.
     ++stats.fused[fused.getKind().str()];
     for (Operation &inner : fused.getBody().front()) {
+      if (isa<TransposeOp>(inner))
+        ++stats.layoutChanges;
       if (inner.hasTrait<OpTrait::ConstantLike>())
         continue;
       for (Value result : inner.getResults())
@@ -106,6 +110,7 @@ void mlir::graph::printGraphStatistics(const GraphStatistics &stats,
     os << "  " << kind << ": " << count << "\n";
   os << "intermediate bytes: " << stats.intermediateBytes << "\n";
   os << "saving (2 x intermediate bytes): " << stats.getSavingBytes() << "\n";
+  os << "layout changes: " << stats.layoutChanges << "\n";
 }
 
 void mlir::graph::printGraphStatisticsJson(const GraphStatistics &stats,
@@ -126,6 +131,7 @@ void mlir::graph::printGraphStatisticsJson(const GraphStatistics &stats,
     });
     json.attribute("intermediate_bytes", stats.intermediateBytes);
     json.attribute("saving_bytes", stats.getSavingBytes());
+    json.attribute("layout_changes", stats.layoutChanges);
   });
   os << "\n";
 }

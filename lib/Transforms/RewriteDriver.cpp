@@ -1,7 +1,8 @@
 //===- RewriteDriver.cpp - Patterns to a fixed point, dead ops kept -------===//
 //
 // A worklist of ops in program order; a listener on the rewriter queues what
-// each rewrite creates, modifies or feeds, and forgets what it erases.
+// each rewrite creates, modifies or feeds, and the producers of what it
+// erases, and forgets what it erases.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +18,13 @@ using namespace mlir;
 using namespace mlir::graph;
 
 namespace {
-/// The ops still to visit, each once, in the order they were queued.
-class Worklist : public RewriterBase::Listener {
+/// The ops still to visit, each once, in the order they were queued. Every
+/// notification goes on to the caller's listener, if any.
+class Worklist : public RewriterBase::ForwardingListener {
 public:
+  explicit Worklist(RewriterBase::Listener *listener)
+      : ForwardingListener(listener) {}
+
   void push(Operation *op) {
     if (pending.insert(op).second)
       queue.push_back(op);
@@ -41,14 +46,30 @@ public:
 private:
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint previous) override {
+    ForwardingListener::notifyOperationInserted(op, previous);
     push(op);
   }
-  void notifyOperationModified(Operation *op) override { push(op); }
-  void notifyOperationReplaced(Operation *op, ValueRange) override {
+  void notifyOperationModified(Operation *op) override {
+    ForwardingListener::notifyOperationModified(op);
+    push(op);
+  }
+  void notifyOperationReplaced(Operation *op, Operation *newOp) override {
+    notifyOperationReplaced(op, newOp->getResults());
+  }
+  void notifyOperationReplaced(Operation *op, ValueRange replacement) override {
+    ForwardingListener::notifyOperationReplaced(op, replacement);
     for (Operation *user : op->getUsers())
       push(user);
   }
-  void notifyOperationErased(Operation *op) override { pending.erase(op); }
+  void notifyOperationErased(Operation *op) override {
+    ForwardingListener::notifyOperationErased(op);
+    pending.erase(op);
+    // The producers of its operands lost a user: a pattern that wants a
+    // single user may apply now.
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        push(def);
+  }
 
   std::deque<Operation *> queue;
   llvm::DenseSet<Operation *> pending;
@@ -57,8 +78,8 @@ private:
 
 LogicalResult mlir::graph::applyPatternsKeepingDeadOps(
     Operation *root, const FrozenRewritePatternSet &patterns,
-    int64_t maxRewritesPerOp) {
-  Worklist worklist;
+    int64_t maxRewritesPerOp, RewriterBase::Listener *listener) {
+  Worklist worklist(listener);
   int64_t numOps = 0;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == root)

@@ -404,8 +404,11 @@ void mlir::graph::viz::markChanges(Step &before, Step &after) {
     auto it = afterOfOp.find(node.op);
     if (it == afterOfOp.end())
       continue;
+    // An op moved into a fused body (graph-fuse moves the ops of a group)
+    // did not survive as an op of the graph: it was fused.
     const Node &candidate = after.nodes[it->second];
-    if (candidate.tag == node.tag && candidate.opName == node.opName) {
+    if (candidate.tag == node.tag && candidate.opName == node.opName &&
+        (candidate.parent >= 0) == (node.parent >= 0)) {
       survivor[index] = it->second;
       survived.insert(it->second);
     }

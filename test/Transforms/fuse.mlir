@@ -237,14 +237,19 @@ func.func @add_of_chain_value_stops(%x: tensor<1x1x2x2xf32>, %w: tensor<2x1x1x1x
 // -----
 
 // An add that reads an earlier value of the chain: that value has two live
-// users, so the chain stops there and nothing fuses.
+// users, so the anchor's chain stops there; relu and add, whose only
+// intermediate has one user, form an elementwise group reading the conv
+// twice.
 
 // CHECK-LABEL: func.func @add_of_earlier_chain_value
-// CHECK-NOT: graph.fused
 // CHECK: %[[C:.*]] = graph.conv2d
-// CHECK-NEXT: %[[R:.*]] = graph.relu %[[C]]
-// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[R]], %[[C]]
-// CHECK-NEXT: return %[[ADD]]
+// CHECK-NEXT: %[[F:.*]] = graph.fused "relu_add"(%[[C]])
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<1x2x2x2xf32>):
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[A]]
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[R]], %[[A]]
+// CHECK-NEXT: graph.yield %[[ADD]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
 func.func @add_of_earlier_chain_value(%x: tensor<1x1x2x2xf32>, %w: tensor<2x1x1x1xf32>)
     -> tensor<1x2x2x2xf32> {
   %0 = graph.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
@@ -388,19 +393,97 @@ func.func @anchor_two_epilogues(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>)
 
 // -----
 
-// An epilogue chain with no anchor is untouched.
+// A chain of elementwise ops with no anchor is one group of its own.
 
 // CHECK-LABEL: func.func @no_anchor
-// CHECK-NOT: graph.fused
-// CHECK: %[[R:.*]] = graph.relu
-// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[R]]
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xf32>, %[[Y:.*]]: tensor<2x4xf32>)
+// CHECK-NEXT: %[[F:.*]] = graph.fused "relu_add_tanh"(%[[X]], %[[Y]])
+// CHECK-NEXT: ^bb0(%[[A0:.*]]: tensor<2x4xf32>, %[[A1:.*]]: tensor<2x4xf32>):
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[A0]]
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[R]], %[[A1]]
 // CHECK-NEXT: %[[T:.*]] = graph.tanh %[[ADD]]
-// CHECK-NEXT: return %[[T]]
+// CHECK-NEXT: graph.yield %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
 func.func @no_anchor(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %0 = graph.relu %x : tensor<2x4xf32>
   %1 = graph.add %0, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   %2 = graph.tanh %1 : tensor<2x4xf32>
   return %2 : tensor<2x4xf32>
+}
+
+// -----
+
+// A tree: two elementwise branches meet in a mul, then a broadcast add and
+// a sigmoid. Producers come before their users in the kind and the body;
+// a value read by two ops of the group is one operand.
+
+// CHECK-LABEL: func.func @elementwise_tree
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xf32>, %[[Y:.*]]: tensor<2x4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[F:.*]] = graph.fused "relu_tanh_mul_add_sigmoid"(%[[X]], %[[Y]], %[[B]])
+// CHECK-NEXT: ^bb0(%[[A0:.*]]: tensor<2x4xf32>, %[[A1:.*]]: tensor<2x4xf32>, %[[A2:.*]]: tensor<4xf32>):
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[A0]]
+// CHECK-NEXT: %[[T:.*]] = graph.tanh %[[A1]]
+// CHECK-NEXT: %[[M:.*]] = graph.mul %[[R]], %[[T]]
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[M]], %[[A2]]
+// CHECK-NEXT: %[[S:.*]] = graph.sigmoid %[[ADD]]
+// CHECK-NEXT: graph.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @elementwise_tree(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {
+  %0 = graph.relu %x : tensor<2x4xf32>
+  %1 = graph.tanh %y : tensor<2x4xf32>
+  %2 = graph.mul %0, %1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %3 = graph.add %2, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %4 = graph.sigmoid %3 : tensor<2x4xf32>
+  return %4 : tensor<2x4xf32>
+}
+
+// -----
+
+// A bypass consumer: the add's result is also returned, so the add cannot
+// be an intermediate. The group before it ends there (relu_add), and the
+// tanh after it is alone: a single op is no group.
+
+// CHECK-LABEL: func.func @elementwise_bypass
+// CHECK-NEXT: %[[F:.*]] = graph.fused "relu_add"
+// CHECK: graph.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T:.*]] = graph.tanh %[[F]]
+// CHECK-NEXT: return %[[T]], %[[F]]
+func.func @elementwise_bypass(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>)
+    -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %0 = graph.relu %x : tensor<2x4xf32>
+  %1 = graph.add %0, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %2 = graph.tanh %1 : tensor<2x4xf32>
+  return %2, %1 : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// A value with two live users (the sigmoid's) ends one group and is read
+// by the next, twice; a dead user neither stops a group nor survives it.
+
+// CHECK-LABEL: func.func @elementwise_two_users
+// CHECK-NEXT: %[[A:.*]] = graph.fused "relu_sigmoid"
+// CHECK: graph.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[B:.*]] = graph.fused "relu_tanh_add"(%[[A]])
+// CHECK-NEXT: ^bb0(%[[ARG:.*]]: tensor<2x4xf32>):
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[ARG]]
+// CHECK-NEXT: %[[T:.*]] = graph.tanh %[[R]]
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[ARG]], %[[T]]
+// CHECK-NEXT: graph.yield %[[ADD]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[B]]
+func.func @elementwise_two_users(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = graph.relu %x : tensor<2x4xf32>
+  %1 = graph.sigmoid %0 : tensor<2x4xf32>
+  %2 = graph.relu %1 : tensor<2x4xf32>
+  %dead = graph.sub %2, %x : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %3 = graph.tanh %2 : tensor<2x4xf32>
+  %4 = graph.add %1, %3 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %4 : tensor<2x4xf32>
 }
 
 // -----

@@ -33,6 +33,7 @@
 // CHECK-NEXT:   matmul_add_relu: 1
 // CHECK-NEXT: intermediate bytes: 1184
 // CHECK-NEXT: saving (2 x intermediate bytes): 2368
+// CHECK-NEXT: layout changes: 0
 // CHECK-NOT: {{.}}
 
 // IR-LABEL: func.func @conv_bn_relu
@@ -54,6 +55,7 @@
 // OPT-NEXT:   matmul_relu: 1
 // OPT-NEXT: intermediate bytes: 1216
 // OPT-NEXT: saving (2 x intermediate bytes): 2432
+// OPT-NEXT: layout changes: 0
 
 func.func @conv_bn_relu(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x6x6xf32> {
   %w = graph.constant dense<0.1> : tensor<4x3x3x3xf32>

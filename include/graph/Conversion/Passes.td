@@ -64,6 +64,7 @@ def GraphLowerFused : Pass<"graph-lower-fused"> {
     ever exist as tiles. The body is then inlined in place of the op.
   }];
   let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",

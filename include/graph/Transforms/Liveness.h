@@ -1,9 +1,13 @@
 //===- Liveness.h - Whether an op's results still matter --------*- C++ -*-===//
 //
-// A local, use-driven notion of liveness shared by the transforms: an op is
-// live when it has side effects, is a terminator, or one of its results
-// reaches such an op through uses. Fusion asks it whether an intermediate has
-// another user that matters, and erases the users that do not.
+// A use-driven notion of liveness shared by the transforms: an op is live
+// when it has side effects, is a terminator, or one of its results reaches
+// such an op through uses. Fusion asks it whether an intermediate has another
+// user that matters, and erases the users that do not.
+//
+// The free functions answer for one op by walking its uses forward; a pass
+// that asks many times computes `LiveOps` once instead, so that its cost
+// stays linear in the size of the graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +15,9 @@
 #define GRAPH_TRANSFORMS_LIVENESS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -38,6 +44,48 @@ SmallVector<Operation *> getLiveUsers(Value value);
 /// never leaves a dangling use. Requires that the users are acyclic, which
 /// holds in SSACFG regions.
 void collectDeadUsers(Value value, llvm::SetVector<Operation *> &ops);
+
+/// The liveness of every op nested in a root op, computed once by one sweep
+/// backwards from the liveness roots over operand definitions: time linear in
+/// the number of ops and operands.
+///
+/// Rewrites keep it valid as long as they only create ops that stand for
+/// live ones (a fused group replacing its ops, new constants and weights):
+/// ops the sweep never saw count as live. Erased ops must be forgotten,
+/// since a new op may reuse their address: install `getListener()` on the
+/// rewriter (or the greedy driver's config), or call `forget`.
+class LiveOps {
+public:
+  explicit LiveOps(Operation *root);
+  // The listener refers to this object.
+  LiveOps(const LiveOps &) = delete;
+  LiveOps &operator=(const LiveOps &) = delete;
+
+  bool isLive(Operation *op) const { return !dead.contains(op); }
+  bool isDead(Operation *op) const { return dead.contains(op); }
+
+  /// As the free function `getLiveUsers`, from the precomputed liveness.
+  SmallVector<Operation *> getLiveUsers(Value value) const;
+
+  /// As the free function `collectDeadUsers`, from the precomputed liveness.
+  void collectDeadUsers(Value value, llvm::SetVector<Operation *> &ops) const;
+
+  /// Drops `op` from the analysis, before it is erased.
+  void forget(Operation *op) { dead.erase(op); }
+
+  /// A rewriter listener that forgets every op the rewriter erases.
+  RewriterBase::Listener *getListener() { return &listener; }
+
+private:
+  struct ForgetErasedOps : public RewriterBase::Listener {
+    explicit ForgetErasedOps(LiveOps &liveOps) : liveOps(liveOps) {}
+    void notifyOperationErased(Operation *op) override { liveOps.forget(op); }
+    LiveOps &liveOps;
+  };
+
+  llvm::DenseSet<Operation *> dead;
+  ForgetErasedOps listener{*this};
+};
 
 } // namespace graph
 } // namespace mlir

@@ -23,7 +23,8 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
   PassOptions::Option<int64_t> optLevel{
       *this, "opt-level",
       llvm::cl::desc("0: nothing; 1: fold and DCE; 2: also fuse, without "
-                     "folding batch_norm into weights; 3: all"),
+                     "folding batch_norm into weights; 3: all, and "
+                     "convolutions and pooling in NHWC"),
       llvm::cl::init(3)};
   PassOptions::Option<int64_t> maxElements{
       *this, "max-elements",
@@ -38,7 +39,7 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
       llvm::cl::init(1073741824)};
 };
 
-/// Adds fold -> fuse -> DCE to `pm` as `opt-level` asks. Fails on an
+/// Adds fold -> layout -> fuse -> DCE to `pm` as `opt-level` asks. Fails on an
 /// opt-level outside 0..3.
 LogicalResult buildGraphOptimizePipeline(OpPassManager &pm,
                                          const GraphOptimizeOptions &options);

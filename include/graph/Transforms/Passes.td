@@ -40,15 +40,23 @@ def GraphFoldConstants : Pass<"graph-fold-constants"> {
 }
 
 def GraphFuse : Pass<"graph-fuse"> {
-  let summary = "Fuse an anchor op and its epilogue chain into one graph.fused";
+  let summary = "Fuse ops into graph.fused groups: anchors with their "
+                "epilogues, and trees of elementwise ops";
   let description = [{
-    An anchor (`graph.conv2d`, `graph.matmul` or `graph.gemm`) followed by the
-    longest chain of one or more epilogue ops (`batch_norm`, `relu`, `clip`,
-    `sigmoid`, `tanh`, and `add`/`sub`/`mul`/`div` whose other operand is
-    defined outside the chain) becomes one `graph.fused` whose `kind` is the
-    ops' mnemonics joined by `_`. A chain stops before an intermediate that
-    has another live user or whose element type differs. Values the group
+    Every fusion of the compiler is decided here; the lowering fuses nothing
+    else. An anchor (`graph.conv2d`, `graph.matmul` or `graph.gemm`) followed
+    by the longest chain of one or more elementwise epilogue ops
+    (`batch_norm`, `relu`, `clip`, `sigmoid`, `tanh`, `add`/`sub`/`mul`/`div`
+    whose other operand is defined outside the chain, and every other op
+    with the elementwise trait) becomes one `graph.fused` whose `kind` is the
+    ops' mnemonics joined by `_`. Then the elementwise ops left form groups
+    without an anchor (TVM's injective fusion): an op and, recursively, each
+    elementwise producer whose result only it uses, a chain or a tree
+    (`"add_relu"`, `"mul_add_sigmoid"`), `kind` listing producers before
+    their users. Either way a group stops before an intermediate that has
+    another live user or whose element type differs, and values the group
     reads from outside, constants included, become operands of the fused op.
+    The pass takes time linear in the graph: liveness is computed once.
 
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is
@@ -62,6 +70,37 @@ def GraphFuse : Pass<"graph-fuse"> {
            "Leave a batch_norm unfolded when the new conv2d weight would be a "
            "non-splat tensor with more elements than this">
   ];
+  let dependentDialects = ["::mlir::graph::GraphDialect"];
+}
+
+def GraphConvertLayout : Pass<"graph-convert-layout"> {
+  let summary = "Run convolutions, pooling and their epilogues in NHWC";
+  let description = [{
+    The layout the code generator is fastest in, chosen in the graph (TVM's
+    ConvertLayout at opt_level 3): every NCHW `graph.conv2d` connected to
+    another conv or a pool through ops that run in either layout
+    (elementwise ops, concats) becomes an NHWC one (`layout = "NHWC"`,
+    weight KH x KW x C/groups x F) between two `graph.transpose`s, the
+    weight permuted at compile time when it is a constant. A conv alone in
+    such a region stays NCHW: its two layout changes would remain anyway,
+    and its lowering does them tile by tile inside its fused kernel. Then layout changes move and cancel, to a fixed point, by the
+    canonicalization patterns of `graph.transpose` and three of this pass:
+      - two transposes in a row compose, and cancel when they are inverses;
+        one that only moves dimensions of size 1 becomes a `graph.reshape`;
+      - a transpose moves past the elementwise op that is its only user
+        (batch_norm switching its `layout`), the op's other operands taken
+        through the inverse permutation when that is free: a constant
+        (permuted now), a per-channel or scalar operand (a reshape), or the
+        input of a transpose by the same permutation;
+      - a transpose from NHWC to NCHW moves past the `max_pool2d`,
+        `avg_pool2d` or `global_avg_pool` that is its only user, which then
+        runs in NHWC, and past a `concat` of such transposes.
+    Layout changes are left only where the graph's inputs and outputs, or
+    an op that has no NHWC form, need NCHW: one at the input and none at the
+    output of a ResNet or MobileNet. Ops inside `graph.fused` are left as
+    they are. Part of `graph-optimize` at opt-level 3, after folding and
+    before fusion.
+  }];
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }
 
@@ -80,9 +119,10 @@ def GraphReport : Pass<"graph-report", "::mlir::ModuleOp"> {
     Prints, without changing the IR: op counts by name, the number of
     constants and their bytes, fused groups by kind, and the bytes fusion
     keeps off memory: the sum of |T_k| over the intermediate tensors inside
-    fused bodies and Saving = 2 * sum |T_k|. With `json`, one JSON object
-    with keys `ops`, `constants`, `fused`, `intermediate_bytes` and
-    `saving_bytes`.
+    fused bodies and Saving = 2 * sum |T_k|, and the number of layout
+    changes (`graph.transpose` ops, inside fused bodies too). With `json`,
+    one JSON object with keys `ops`, `constants`, `fused`,
+    `intermediate_bytes`, `saving_bytes` and `layout_changes`.
   }];
   let options = [
     Option<"json", "json", "bool", "false", "Print one JSON object">

@@ -29,6 +29,9 @@ struct GraphStatistics {
   int64_t constantBytes = 0;
   /// Sum of |T_k| over the intermediate tensors of fused bodies.
   int64_t intermediateBytes = 0;
+  /// Layout changes: graph.transpose ops, each moving a whole tensor to
+  /// another layout (inside fused bodies too).
+  int64_t layoutChanges = 0;
 
   /// The seed's Saving = 2 * sum |T_k|: each intermediate would be written
   /// once and read back once.
@@ -45,7 +48,7 @@ GraphStatistics collectGraphStatistics(Operation *root);
 void printGraphStatistics(const GraphStatistics &stats, raw_ostream &os);
 
 /// graph-report's JSON form: keys `ops`, `constants`, `fused`,
-/// `intermediate_bytes` and `saving_bytes`.
+/// `intermediate_bytes`, `saving_bytes` and `layout_changes`.
 void printGraphStatisticsJson(const GraphStatistics &stats, raw_ostream &os);
 
 } // namespace graph

@@ -10,20 +10,22 @@
 #ifndef GRAPH_TRANSFORMS_REWRITEDRIVER_H
 #define GRAPH_TRANSFORMS_REWRITEDRIVER_H
 
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir {
 namespace graph {
 
 /// Applies `patterns` to the ops nested in `root`, first in order, then to
-/// the ops that a rewrite creates, modifies or feeds, until none applies.
+/// the ops that a rewrite creates, modifies or feeds and the producers of
+/// the ops it erases, until none applies. `listener`, if given, hears of
+/// every change too.
 /// Neither folds nor erases an op that no pattern erases. Fails when more
 /// than `maxRewritesPerOp` rewrites per op of `root` happen (a pattern set
 /// that does not converge).
-LogicalResult
-applyPatternsKeepingDeadOps(Operation *root,
-                            const FrozenRewritePatternSet &patterns,
-                            int64_t maxRewritesPerOp = 10);
+LogicalResult applyPatternsKeepingDeadOps(
+    Operation *root, const FrozenRewritePatternSet &patterns,
+    int64_t maxRewritesPerOp = 10, RewriterBase::Listener *listener = nullptr);
 
 } // namespace graph
 } // namespace mlir

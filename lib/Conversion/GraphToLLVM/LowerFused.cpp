@@ -1,11 +1,16 @@
 //===- LowerFused.cpp - graph.fused to one tiled kernel ---------*- C++ -*-===//
 //
 // Each graph.fused body, already lowered to linalg on tensors, becomes one
-// kernel: the op that produces a yielded value is tiled, and every producer
-// in the body is fused into the tile loops, so that the group's intermediates
-// only ever exist as tiles. The body is inlined in place of the op first;
-// the group is remembered as the set of ops that came from the body, and only
-// those are fused.
+// kernel. The body is inlined in place of the op first; the group is
+// remembered as the set of ops that came from the body, and only those are
+// fused, so that the lowering fuses nothing that graph-fuse did not group:
+//  - the group's elementwise linalg.generics are merged into one generic per
+//    tree (one loop nest, no intermediate at all), in one step for the whole
+//    tree rather than pair by pair, whose bodies would be cloned again at
+//    every step (quadratic in the length of a chain);
+//  - then the op that produces a yielded value is tiled, and every producer
+//    left in the group (a convolution and what it reads) is fused into the
+//    tile loops, so that the group's intermediates only ever exist as tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,9 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
@@ -49,13 +57,16 @@ static int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
-/// Tile sizes for the root of a group, 0 meaning untiled. An NCHW result is
-/// tiled by rows only, [1, C, rows, W]: a convolution in the group then
-/// computes every output channel of its tile and reads each input row (plus
-/// the halo) once. Other results are tiled along their leading dimensions so
-/// that the trailing ones stay whole. There are always at least two tiles
-/// when the shape allows it, so that no intermediate exists whole.
-static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
+/// Tile sizes for the root of a group, 0 meaning untiled. A 4-D result is
+/// tiled by rows only, [1, C, rows, W] in NCHW and [1, rows, W, C] in NHWC
+/// (`channelsLast`): a convolution in the group then computes every output
+/// channel of its tile, along whole rows that its register tiles cover, and
+/// reads each input row (plus the halo) once. Other results are tiled along
+/// their leading dimensions so that the trailing ones stay whole. There are
+/// always at least two tiles when the shape allows it, so that no
+/// intermediate exists whole.
+static SmallVector<int64_t> chooseTileSizes(TilingInterface root,
+                                            bool channelsLast) {
   auto type = dyn_cast<RankedTensorType>(root->getResult(0).getType());
   SmallVector<int64_t> sizes(root.getLoopIteratorTypes().size(), 0);
   if (!type || !type.hasStaticShape() ||
@@ -65,11 +76,12 @@ static SmallVector<int64_t> chooseTileSizes(TilingInterface root) {
   int64_t elemBytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
   int64_t budget = std::max<int64_t>(kTileBytes / elemBytes, 1);
 
-  // The order in which dimensions are split: rows first for NCHW.
+  // The order in which dimensions are split: rows first.
   SmallVector<int64_t> order =
       llvm::to_vector(llvm::seq<int64_t>(shape.size()));
   if (shape.size() == 4) {
-    order = {0, 2, 1, 3};
+    if (!channelsLast)
+      order = {0, 2, 1, 3};
     sizes[0] = 1;
   }
   auto tileOf = [&](int64_t d) { return sizes[d] ? sizes[d] : shape[d]; };
@@ -164,6 +176,175 @@ static SmallVector<Value> inlineFusedBody(RewriterBase &rewriter,
   return results;
 }
 
+/// Whether `op` is an elementwise linalg.generic that can be merged with
+/// others: parallel loops only, one result written through a permutation,
+/// a body that neither reads the output's old value nor the loop indices.
+static bool isMergeableElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.hasIndexSemantics())
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  return generic.getMatchingIndexingMap(init).isPermutation() &&
+         !generic.payloadUsesValueFromOperand(init);
+}
+
+/// The group's generic that `producer` merges into, or null: `producer`
+/// and its user are mergeable generics of the group, the user is its only
+/// user and reads it through one indexing map (mul(x, x) reads x once per
+/// element).
+static linalg::GenericOp
+getMergeConsumer(Operation *producer,
+                 const llvm::SetVector<Operation *> &group) {
+  if (!group.contains(producer) || !isMergeableElementwise(producer))
+    return {};
+  Value result = producer->getResult(0);
+  if (result.use_empty())
+    return {};
+  Operation *user = *result.getUsers().begin();
+  if (!group.contains(user) || !isMergeableElementwise(user) ||
+      llvm::any_of(result.getUsers(),
+                   [&](Operation *other) { return other != user; }))
+    return {};
+  auto consumer = cast<linalg::GenericOp>(user);
+  std::optional<AffineMap> map;
+  for (OpOperand &use : result.getUses()) {
+    if (consumer.isDpsInit(&use))
+      return {};
+    AffineMap useMap = consumer.getMatchingIndexingMap(&use);
+    if (map && *map != useMap)
+      return {};
+    map = useMap;
+  }
+  return consumer;
+}
+
+/// Replaces the tree of mergeable generics rooted at `root` (`tree`: every
+/// op after the producers it reads, `root` last) by one linalg.generic over
+/// the root's loops. Each op's loops are reached from the root's through
+/// `access` (root: identity; producer P read by C through map M:
+/// inverse(P's output map) o M o access(C)); the tree's inputs are read
+/// through their own maps composed with that, and the bodies are cloned one
+/// after the other, each producer's yielded value standing for its result.
+static linalg::GenericOp mergeElementwiseTree(RewriterBase &rewriter,
+                                              ArrayRef<Operation *> tree) {
+  auto root = cast<linalg::GenericOp>(tree.back());
+  llvm::SmallPtrSet<Operation *, 8> inTree(llvm::from_range, tree);
+  llvm::DenseMap<Operation *, AffineMap> access;
+  access[root] = AffineMap::getMultiDimIdentityMap(root.getNumLoops(),
+                                                   rewriter.getContext());
+  for (Operation *op : llvm::reverse(tree)) {
+    auto consumer = cast<linalg::GenericOp>(op);
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !inTree.contains(producer))
+        continue;
+      AffineMap outMap =
+          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+      access[producer] = inversePermutation(outMap).compose(
+          consumer.getMatchingIndexingMap(operand).compose(access[op]));
+    }
+  }
+
+  // The inputs from outside the tree, each (value, map) once.
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  llvm::DenseMap<std::pair<Value, AffineMap>, unsigned> inputIndex;
+  for (Operation *op : tree) {
+    auto generic = cast<linalg::GenericOp>(op);
+    for (OpOperand *operand : generic.getDpsInputOperands()) {
+      Operation *def = operand->get().getDefiningOp();
+      if (def && inTree.contains(def))
+        continue;
+      AffineMap map =
+          generic.getMatchingIndexingMap(operand).compose(access[op]);
+      auto [it, inserted] =
+          inputIndex.try_emplace({operand->get(), map}, inputs.size());
+      if (inserted) {
+        inputs.push_back(operand->get());
+        maps.push_back(map);
+      }
+    }
+  }
+  OpOperand *init = root.getDpsInitOperand(0);
+  maps.push_back(root.getMatchingIndexingMap(init));
+
+  rewriter.setInsertionPoint(root);
+  auto merged = linalg::GenericOp::create(
+      rewriter, root.getLoc(), root->getResultTypes(), inputs,
+      ValueRange{init->get()}, maps, root.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        llvm::DenseMap<Operation *, Value> yielded;
+        for (Operation *op : tree) {
+          auto generic = cast<linalg::GenericOp>(op);
+          IRMapping mapping;
+          for (OpOperand *operand : generic.getDpsInputOperands()) {
+            BlockArgument arg = generic.getMatchingBlockArgument(operand);
+            Operation *def = operand->get().getDefiningOp();
+            if (def && inTree.contains(def)) {
+              mapping.map(arg, yielded.lookup(def));
+              continue;
+            }
+            AffineMap map =
+                generic.getMatchingIndexingMap(operand).compose(access[op]);
+            mapping.map(arg, args[inputIndex.lookup({operand->get(), map})]);
+          }
+          Block *body = generic.getBody();
+          for (Operation &inner : body->without_terminator())
+            b.clone(inner, mapping);
+          Value result = body->getTerminator()->getOperand(0);
+          yielded[op] = mapping.lookupOrDefault(result);
+        }
+        linalg::YieldOp::create(b, loc, yielded.lookup(root));
+      });
+  rewriter.replaceOp(root, merged->getResults());
+  for (Operation *op : llvm::reverse(tree.drop_back()))
+    rewriter.eraseOp(op);
+  return merged;
+}
+
+/// Merges every tree of elementwise generics in the group into one generic,
+/// keeping `group` up to date. Linear in the size of the group.
+static void mergeElementwiseOps(RewriterBase &rewriter,
+                                llvm::SetVector<Operation *> &group) {
+  // Each producer has at most one consumer: the trees are the connected
+  // pieces, each reached from its root (a generic merged into no consumer).
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> producers;
+  SmallVector<Operation *> roots;
+  for (Operation *op : group) {
+    if (!isMergeableElementwise(op))
+      continue;
+    if (linalg::GenericOp consumer = getMergeConsumer(op, group))
+      producers[consumer].push_back(op);
+    else
+      roots.push_back(op);
+  }
+  llvm::DenseSet<Operation *> mergedOps;
+  for (Operation *root : roots) {
+    if (!producers.count(root))
+      continue;
+    // Post-order from the root: every op after its producers.
+    SmallVector<Operation *> tree;
+    SmallVector<std::pair<Operation *, unsigned>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      auto it = producers.find(op);
+      if (it == producers.end() || next == it->second.size()) {
+        tree.push_back(op);
+        stack.pop_back();
+        continue;
+      }
+      Operation *producer = it->second[next++];
+      stack.emplace_back(producer, 0);
+    }
+    mergedOps.insert(tree.begin(), tree.end());
+    group.insert(mergeElementwiseTree(rewriter, tree));
+  }
+  group.remove_if([&](Operation *op) { return mergedOps.contains(op); });
+}
+
 /// Whether `slice` extracts the whole of a statically shaped tensor.
 static bool isWholeSlice(tensor::ExtractSliceOp slice) {
   RankedTensorType sourceType = slice.getSourceType();
@@ -174,6 +355,97 @@ static bool isWholeSlice(tensor::ExtractSliceOp slice) {
          slice.hasUnitStride();
 }
 
+/// Whether the group computes in NHWC, channels innermost, all through: an
+/// NHWC conv2d or pool (graph-convert-layout's) lowers to a linalg NHWC op
+/// and no transpose; an NCHW one to the same linalg op between transposes.
+static bool isChannelsLastGroup(const llvm::SetVector<Operation *> &group) {
+  bool nhwcOp = false;
+  for (Operation *op : group) {
+    if (isa<linalg::TransposeOp>(op))
+      return false;
+    nhwcOp |= isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+                  linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op);
+  }
+  return nhwcOp;
+}
+
+/// Whether `pad` pads a value computed outside the group (the input of an
+/// NHWC convolution). Such a pad stays whole, outside the tile loops: the
+/// value's producer then writes straight into the interior of the padded
+/// buffer (a filled buffer the value is inserted into, see graph-vectorize),
+/// and each tile of the convolution reads its window, halo and padding
+/// included, in place. Fused into the loops, it would copy every input tile
+/// and its halo into a padded tile (a third of a depthwise convolution's
+/// time). The input of an NCHW convolution is transposed inside the group
+/// first, tile by tile, and padded there.
+static bool isPaddedGroupInput(tensor::PadOp pad,
+                               const llvm::SetVector<Operation *> &group) {
+  Operation *source = pad.getSource().getDefiningOp();
+  return !source || !group.contains(source);
+}
+
+/// Replaces each pad of a group input (isPaddedGroupInput) by a buffer
+/// filled with the padding value, made right before the input's producer,
+/// and the input inserted into its interior: bufferization then lets the
+/// producer write into that interior (empty tensor elimination needs the
+/// filled buffer to exist before the producer starts), so that the padded
+/// input costs no copy at all, and the tiles of the convolution read their
+/// windows from it in place.
+static void padGroupInputsInPlace(RewriterBase &rewriter,
+                                  llvm::SetVector<Operation *> &group) {
+  SmallVector<tensor::PadOp> pads;
+  for (Operation *op : group)
+    if (auto pad = dyn_cast<tensor::PadOp>(op);
+        pad && isPaddedGroupInput(pad, group) &&
+        pad.getResultType().hasStaticShape() &&
+        pad.getSourceType().hasStaticShape())
+      pads.push_back(pad);
+  for (tensor::PadOp pad : pads) {
+    Attribute padAttr;
+    Value constantPad = pad.getConstantPaddingValue();
+    if (!constantPad || !matchPattern(constantPad, m_Constant(&padAttr)))
+      continue;
+    Value source = pad.getSource();
+    Location loc = pad.getLoc();
+    if (Operation *producer = source.getDefiningOp())
+      rewriter.setInsertionPoint(producer);
+    else
+      rewriter.setInsertionPointToStart(pad->getBlock());
+    RankedTensorType type = pad.getResultType();
+    // Not a tensor.empty: CSE would merge the identical fills of two pads
+    // into one tensor, which each insertion then copies.
+    Value empty = bufferization::AllocTensorOp::create(rewriter, loc, type,
+                                                       ValueRange{});
+    // The padding value, made again here: its constant may come later.
+    Value padValue =
+        arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));
+    Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
+                                          ValueRange{empty})
+                       .getResult(0);
+    // The input goes into the interior right after its producer, and every
+    // other reader of the input reads that interior: the input then exists
+    // only there (a residual connection reads the block input too).
+    if (Operation *producer = source.getDefiningOp())
+      rewriter.setInsertionPointAfter(producer);
+    SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, source);
+    auto inserted = tensor::InsertSliceOp::create(rewriter, loc, source, filled,
+                                                  offsets, sizes, strides);
+    auto interior = tensor::ExtractSliceOp::create(
+        rewriter, loc, cast<RankedTensorType>(source.getType()),
+        inserted.getResult(), offsets, sizes, strides);
+    rewriter.replaceUsesWithIf(source, interior, [&](OpOperand &use) {
+      return use.getOwner() != pad && use.getOwner() != inserted;
+    });
+    group.insert(filled.getDefiningOp());
+    group.insert(inserted);
+    group.remove(pad);
+    rewriter.replaceOp(pad, inserted.getResult());
+  }
+}
+
 /// Tiles the op producing `root` and fuses into its loops every producer of
 /// the group.
 static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
@@ -181,7 +453,15 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
   auto rootOp = root.getDefiningOp<TilingInterface>();
   if (!rootOp || !group.contains(rootOp))
     return;
-  SmallVector<int64_t> tileSizes = chooseTileSizes(rootOp);
+  // Without a producer to fuse (a merged elementwise group), its own loops
+  // are the kernel.
+  if (llvm::none_of(rootOp->getOperands(), [&](Value operand) {
+        Operation *def = operand.getDefiningOp();
+        return def && group.contains(def) && isa<TilingInterface>(def);
+      }))
+    return;
+  SmallVector<int64_t> tileSizes =
+      chooseTileSizes(rootOp, isChannelsLastGroup(group));
   if (llvm::all_of(tileSizes, [](int64_t t) { return t == 0; }))
     return;
 
@@ -207,6 +487,9 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
         // loops.
         if (isWholeSlice(slice))
           return std::nullopt;
+        if (auto pad = dyn_cast<tensor::PadOp>(producer.getOwner());
+            pad && isPaddedGroupInput(pad, group))
+          return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
 
@@ -218,6 +501,18 @@ static void tileAndFuseGroup(RewriterBase &rewriter, Value root,
     return;
   for (OpResult value : rootOp->getResults())
     rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
+}
+
+/// The values the group computes for ops outside it: its results.
+static SmallVector<Value>
+getGroupResults(const llvm::SetVector<Operation *> &group) {
+  SmallVector<Value> results;
+  for (Operation *op : group)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !group.contains(user); }))
+        results.push_back(result);
+  return results;
 }
 
 /// Erases the ops of the group that tiling left without users. The group is
@@ -245,9 +540,14 @@ struct GraphLowerFusedPass
       for (Operation &op : fused.getBody().front().without_terminator())
         bodyOps.push_back(&op);
       llvm::SetVector<Operation *> group(llvm::from_range, bodyOps);
-      SmallVector<Value> roots = inlineFusedBody(rewriter, fused);
-      foldConstantTransposes(rewriter, bodyOps, group, roots);
-      for (Value root : roots)
+      // The group's results are found after the merges below, so the values
+      // the body yielded are not needed (a yielded block argument is no
+      // result of the group; a folded transpose leaves it).
+      (void)inlineFusedBody(rewriter, fused);
+      foldConstantTransposes(rewriter, bodyOps, group, /*roots=*/{});
+      mergeElementwiseOps(rewriter, group);
+      padGroupInputsInPlace(rewriter, group);
+      for (Value root : getGroupResults(group))
         tileAndFuseGroup(rewriter, root, group);
       eraseDeadGroupOps(rewriter, group);
     }

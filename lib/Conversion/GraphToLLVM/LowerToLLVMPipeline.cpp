@@ -3,10 +3,11 @@
 // The pipeline from graph ops on tensors to the LLVM dialect. Upstream passes
 // do all the work but three of ours: the conversion to linalg, the
 // single-kernel lowering of graph.fused and the tiling/vectorization for the
-// host. The ABI it produces: every function with tensor results becomes
-// `func(inputs..., outputs...)` with no results, the outputs being
-// caller-allocated memrefs with the identity layout, and every public function
-// gets a C interface wrapper (`_mlir_ciface_<name>`).
+// host. It fuses no op of its own accord: each graph.fused is one kernel and
+// each op outside one is one kernel. The ABI it produces: every function with
+// tensor results becomes `func(inputs..., outputs...)` with no results, the
+// outputs being caller-allocated memrefs with the identity layout, and every
+// public function gets a C interface wrapper (`_mlir_ciface_<name>`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,45 +189,17 @@ struct StridedCopiesToLoopsPass
     });
   }
 };
-/// Fuses elementwise linalg ops with each other, like upstream's
-/// linalg-fuse-elementwise-ops but without its reshape propagation: moving a
-/// collapse_shape across a generic rewrites the ops around it in more
-/// dimensions (a flatten before a matmul turned the classifier's gemm into an
-/// unvectorized 5-D generic), while a reshape left alone is a free view.
-struct FuseElementwiseOpsPass
-    : public PassWrapper<FuseElementwiseOpsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwiseOpsPass)
-
-  StringRef getArgument() const final { return "graph-fuse-elementwise-ops"; }
-  StringRef getDescription() const final {
-    return "Fuse elementwise linalg ops, without reshape propagation";
-  }
-
-  void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    RewritePatternSet patterns(context);
-    // Fusing into a producer with other users would compute it twice.
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *fused) {
-          Operation *producer = fused->get().getDefiningOp();
-          return producer && producer->hasOneUse();
-        });
-    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-    tensor::populateFoldTensorEmptyPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-  }
-};
 } // namespace
 
 void mlir::graph::buildGraphLowerToLLVMPipeline(
     OpPassManager &pm, const GraphLowerToLLVMOptions &options) {
   // One function per kernel (each graph op and each graph.fused), then graph
   // ops to linalg on tensors; each graph.fused becomes one tiled loop nest.
+  // Nothing else is fused here: graph-fuse decides every fusion, so an op
+  // outside a group stays a kernel of its own (-O0 is one kernel per op).
   pm.addPass(createGraphOutlineKernels());
   pm.addPass(createConvertGraphToLinalg());
   pm.addPass(createGraphLowerFused());
-  pm.addNestedPass<func::FuncOp>(std::make_unique<FuseElementwiseOpsPass>());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -251,6 +224,11 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Loops that carried a tensor now carry the same buffer; folding them lets
   // the allocation of a result be hoisted into the caller's out-parameter.
+  // A value written in place into a view (a padded input's interior) leaves
+  // a copy of that view onto an identical one: CSE makes them one, and the
+  // self-copy folds away.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctResultBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParamsOptions;
@@ -309,7 +287,6 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
 void mlir::graph::registerGraphLowerToLLVMPipeline() {
   // The pipeline's own small steps, registered so that they can be named in
   // --mlir-print-ir-after and run alone while debugging.
-  PassRegistration<FuseElementwiseOpsPass>();
   PassRegistration<DistinctResultBuffersPass>();
   PassRegistration<ForwardResultBuffersPass>();
   PassRegistration<StridedCopiesToLoopsPass>();

@@ -1,11 +1,12 @@
 //===- ConvToLinalg.cpp - graph.conv2d to linalg convolutions ---*- C++ -*-===//
 //
-// The graph is NCHW/FCHW but the convolution is computed in NHWC/HWCF: that
-// layout tiles, decomposes and vectorizes correctly and fast in LLVM 22
-// (the vectorized NCHW decomposition gave wrong values). The input is
-// transposed to NHWC and zero-padded, the weight transposed to HWCF (at
-// compile time when it is a constant), the output initialised with the bias,
-// and the result transposed back to NCHW.
+// The convolution is computed in NHWC/HWCF: that layout tiles, decomposes
+// and vectorizes correctly and fast in LLVM 22 (the vectorized NCHW
+// decomposition gave wrong values). An NHWC conv2d (graph-convert-layout's)
+// maps onto it directly. An NCHW one has its input transposed to NHWC, its
+// weight to HWCF (at compile time when it is a constant) and its result
+// back to NCHW. The input is zero-padded, the output initialised with the
+// bias.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,22 +30,23 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Type elementType = resultType.getElementType();
-    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
-    int64_t f = weightType.getDimSize(0), cg = weightType.getDimSize(1);
-    int64_t kh = weightType.getDimSize(2), kw = weightType.getDimSize(3);
-    int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
-    int64_t groups = op.getGroups();
+    bool nchw = op.getLayout() != "NHWC";
+    // NCHW -> NHWC, unless the op is NHWC already, then zero padding on H
+    // and W; FCHW -> HWCF likewise.
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    if (nchw)
+      input = createTranspose(rewriter, loc, input, {0, 2, 3, 1});
+    auto inputType = cast<RankedTensorType>(input.getType());
     ArrayRef<int64_t> padding = op.getPadding();
-
-    // NCHW -> NHWC, then zero padding on H and W.
-    Value input =
-        createTranspose(rewriter, loc, adaptor.getInput(), {0, 2, 3, 1});
     input = createPad(rewriter, loc, input, {0, padding[0], padding[1], 0},
                       {0, padding[2], padding[3], 0}, 0.0f);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(3);
+    int64_t f = resultType.getDimSize(nchw ? 1 : 3);
+    int64_t oh = resultType.getDimSize(nchw ? 2 : 1);
+    int64_t ow = resultType.getDimSize(nchw ? 3 : 2);
+    int64_t groups = op.getGroups();
 
     // The accumulator starts as the bias broadcast over N, OH, OW, or zero.
     auto outType = RankedTensorType::get({n, oh, ow, f}, elementType);
@@ -58,22 +60,26 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
       init = createFilledTensor(rewriter, loc, outType, 0.0f);
     }
 
+    if (nchw)
+      weight = createTranspose(rewriter, loc, weight, {2, 3, 1, 0});
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    int64_t kh = weightType.getDimSize(0), kw = weightType.getDimSize(1);
+    int64_t cg = weightType.getDimSize(2);
+
     Attribute strides = rewriter.getI64VectorAttr(op.getStrides());
     Attribute dilations = rewriter.getI64VectorAttr(op.getDilations());
     Value output;
     if (groups == 1) {
-      Value filter =
-          createTranspose(rewriter, loc, adaptor.getWeight(), {2, 3, 1, 0});
+      Value filter = weight;
       output = linalg::Conv2DNhwcHwcfOp::create(
                    rewriter, loc, TypeRange{outType}, ValueRange{input, filter},
                    ValueRange{init}, strides, dilations)
                    .getResult(0);
     } else if (groups == c && groups == f) {
-      // Depthwise: F x 1 x KH x KW -> KH x KW x 1 x F -> KH x KW x F.
+      // Depthwise: KH x KW x 1 x F -> KH x KW x F.
       Value filter =
-          createTranspose(rewriter, loc, adaptor.getWeight(), {2, 3, 1, 0});
-      filter = createReshape(rewriter, loc, filter,
-                             RankedTensorType::get({kh, kw, f}, elementType));
+          createReshape(rewriter, loc, weight,
+                        RankedTensorType::get({kh, kw, f}, elementType));
       output = linalg::DepthwiseConv2DNhwcHwcOp::create(
                    rewriter, loc, TypeRange{outType}, ValueRange{input, filter},
                    ValueRange{init}, strides, dilations)
@@ -81,8 +87,7 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
     } else {
       // One convolution per group on channel slices, inserted into the
       // accumulator.
-      Value filter =
-          createTranspose(rewriter, loc, adaptor.getWeight(), {2, 3, 1, 0});
+      Value filter = weight;
       auto paddedType = cast<RankedTensorType>(input.getType());
       int64_t fg = f / groups;
       output = init;
@@ -117,8 +122,9 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
     }
 
     // NHWC -> NCHW.
-    rewriter.replaceOp(op,
-                       createTranspose(rewriter, loc, output, {0, 3, 1, 2}));
+    if (nchw)
+      output = createTranspose(rewriter, loc, output, {0, 3, 1, 2});
+    rewriter.replaceOp(op, output);
     return success();
   }
 };

@@ -153,7 +153,7 @@ struct TypedArithmeticToGeneric : OpConversionPattern<OpTy> {
 };
 
 /// ((x - mean) / sqrt(var + eps)) * scale + bias, the parameters read along
-/// dimension 1.
+/// the channel dimension (1, or 3 in NHWC).
 struct BatchNormToGeneric : OpConversionPattern<BatchNormOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -164,8 +164,9 @@ struct BatchNormToGeneric : OpConversionPattern<BatchNormOp> {
     MLIRContext *context = rewriter.getContext();
     unsigned rank = resultType.getRank();
     AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+    unsigned channelDim = op.getLayout() == "NHWC" ? 3 : 1;
     AffineMap channel =
-        AffineMap::get(rank, 0, getAffineDimExpr(1, context), context);
+        AffineMap::get(rank, 0, getAffineDimExpr(channelDim, context), context);
     float epsilon = op.getEpsilon().convertToFloat();
     Value result = createElementwise(
         rewriter, op.getLoc(), resultType,

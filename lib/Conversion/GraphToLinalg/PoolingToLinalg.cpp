@@ -1,8 +1,9 @@
 //===- PoolingToLinalg.cpp - Pooling graph ops to linalg --------*- C++ -*-===//
 //
-// max_pool2d and avg_pool2d become the NCHW pooling named ops on a padded
-// input; global_avg_pool a reduction over H and W. The divisions by the
-// window counts follow the summation, as in the fold hooks.
+// max_pool2d and avg_pool2d become the NCHW or NHWC pooling named ops (as
+// their `layout` says) on a padded input; global_avg_pool a reduction over H
+// and W. The divisions by the window counts follow the summation, as in the
+// fold hooks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +23,9 @@
 using namespace mlir;
 using namespace mlir::graph;
 
-/// The pooling named op `PoolOpTy` over `x` padded with `padValue`, into an
-/// accumulator filled with `initValue`.
+/// The pooling named op `PoolOpTy` (NCHW or NHWC, as `op`'s layout) over
+/// `x` padded with `padValue` on H and W, into an accumulator filled with
+/// `initValue`.
 template <typename PoolOpTy, typename OpTy>
 static Value createPooling(OpTy op, Value x, float padValue, float initValue,
                            OpBuilder &b) {
@@ -32,6 +34,8 @@ static Value createPooling(OpTy op, Value x, float padValue, float initValue,
   auto inputType = cast<RankedTensorType>(x.getType());
   ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides();
   SmallVector<int64_t> padding(op.getPadding());
+  // H and W: dimensions 2 and 3 in NCHW, 1 and 2 in NHWC.
+  int64_t firstSpatial = op.getLayout() == "NHWC" ? 1 : 2;
   // The named op gets exactly the rows and columns its windows read: with a
   // stride larger than the window, the trailing ones are never read, and
   // upstream's decomposition of a size-one window with one output row or
@@ -39,7 +43,7 @@ static Value createPooling(OpTy op, Value x, float padValue, float initValue,
   // goes first, then the input's trailing cells.
   SmallVector<int64_t> inputSizes(inputType.getShape());
   for (int axis : {0, 1}) {
-    int64_t dim = 2 + axis;
+    int64_t dim = firstSpatial + axis;
     int64_t read =
         (resultType.getDimSize(dim) - 1) * strides[axis] + kernel[axis];
     int64_t excess = inputSizes[dim] + padding[axis] + padding[2 + axis] - read;
@@ -52,8 +56,12 @@ static Value createPooling(OpTy op, Value x, float padValue, float initValue,
         b, loc, x, getAsIndexOpFoldResult(b.getContext(), {0, 0, 0, 0}),
         getAsIndexOpFoldResult(b.getContext(), inputSizes),
         getAsIndexOpFoldResult(b.getContext(), {1, 1, 1, 1}));
-  Value padded = createPad(b, loc, x, {0, 0, padding[0], padding[1]},
-                           {0, 0, padding[2], padding[3]}, padValue);
+  SmallVector<int64_t> low(4, 0), high(4, 0);
+  for (int axis : {0, 1}) {
+    low[firstSpatial + axis] = padding[axis];
+    high[firstSpatial + axis] = padding[2 + axis];
+  }
+  Value padded = createPad(b, loc, x, low, high, padValue);
   Value init = createFilledTensor(b, loc, resultType, initValue);
   // The window operand only carries the kernel shape.
   Value window = tensor::EmptyOp::create(b, loc, op.getKernel(),
@@ -92,8 +100,12 @@ struct MaxPool2DToLinalg : OpConversionPattern<MaxPool2DOp> {
   matchAndRewrite(MaxPool2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     float lowest = -std::numeric_limits<float>::infinity();
-    rewriter.replaceOp(op, createPooling<linalg::PoolingNchwMaxOp>(
-                               op, adaptor.getX(), lowest, lowest, rewriter));
+    Value result = op.getLayout() == "NHWC"
+                       ? createPooling<linalg::PoolingNhwcMaxOp>(
+                             op, adaptor.getX(), lowest, lowest, rewriter)
+                       : createPooling<linalg::PoolingNchwMaxOp>(
+                             op, adaptor.getX(), lowest, lowest, rewriter);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -112,18 +124,23 @@ struct AvgPool2DToLinalg : OpConversionPattern<AvgPool2DOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
                       padding = op.getPadding();
-    int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
-    Value sum = createPooling<linalg::PoolingNchwSumOp>(op, adaptor.getX(),
-                                                        0.0f, 0.0f, rewriter);
+    // The dimensions of H and W.
+    bool nhwc = op.getLayout() == "NHWC";
+    int64_t hDim = nhwc ? 1 : 2, wDim = hDim + 1;
+    int64_t oh = resultType.getDimSize(hDim), ow = resultType.getDimSize(wDim);
+    Value sum = nhwc ? createPooling<linalg::PoolingNhwcSumOp>(
+                           op, adaptor.getX(), 0.0f, 0.0f, rewriter)
+                     : createPooling<linalg::PoolingNchwSumOp>(
+                           op, adaptor.getX(), 0.0f, 0.0f, rewriter);
 
     SmallVector<float> counts;
     if (op.getCountIncludePad()) {
       counts.push_back(static_cast<float>(kernel[0] * kernel[1]));
     } else {
       SmallVector<int64_t> rows = countRealCells(
-          inputType.getDimSize(2), oh, kernel[0], strides[0], padding[0]);
+          inputType.getDimSize(hDim), oh, kernel[0], strides[0], padding[0]);
       SmallVector<int64_t> cols = countRealCells(
-          inputType.getDimSize(3), ow, kernel[1], strides[1], padding[1]);
+          inputType.getDimSize(wDim), ow, kernel[1], strides[1], padding[1]);
       for (int64_t r : rows)
         for (int64_t c : cols)
           counts.push_back(static_cast<float>(r * c));
@@ -142,7 +159,8 @@ struct AvgPool2DToLinalg : OpConversionPattern<AvgPool2DOp> {
       inputs.push_back(arith::ConstantOp::create(
           rewriter, loc, makeConstantTensor(countType, counts)));
       maps.push_back(AffineMap::get(
-          4, 0, {getAffineDimExpr(2, context), getAffineDimExpr(3, context)},
+          4, 0,
+          {getAffineDimExpr(hDim, context), getAffineDimExpr(wDim, context)},
           context));
     }
     float divisor = counts.front();
@@ -160,7 +178,8 @@ struct AvgPool2DToLinalg : OpConversionPattern<AvgPool2DOp> {
 };
 
 /// Sums each N x C plane in row-major order into an N x C accumulator, then
-/// divides by H * W while expanding to N x C x 1 x 1.
+/// divides by H * W while expanding to N x C x 1 x 1 (N x 1 x 1 x C in NHWC,
+/// whose planes are strided: the sum still runs over H, then W).
 struct GlobalAvgPoolToLinalg : OpConversionPattern<GlobalAvgPoolOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -171,17 +190,23 @@ struct GlobalAvgPoolToLinalg : OpConversionPattern<GlobalAvgPoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     MLIRContext *context = rewriter.getContext();
-    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
-    int64_t spatial = inputType.getDimSize(2) * inputType.getDimSize(3);
+    bool nhwc = op.getLayout() == "NHWC";
+    int64_t cDim = nhwc ? 3 : 1, hDim = nhwc ? 1 : 2;
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(cDim);
+    int64_t spatial =
+        inputType.getDimSize(hDim) * inputType.getDimSize(hDim + 1);
 
     auto planeType = RankedTensorType::get({n, c}, resultType.getElementType());
     Value init = createFilledTensor(rewriter, loc, planeType, 0.0f);
     AffineMap planeMap = AffineMap::get(
-        4, 0, {getAffineDimExpr(0, context), getAffineDimExpr(1, context)},
+        4, 0, {getAffineDimExpr(0, context), getAffineDimExpr(cDim, context)},
         context);
-    SmallVector<utils::IteratorType> iterators = {
-        utils::IteratorType::parallel, utils::IteratorType::parallel,
-        utils::IteratorType::reduction, utils::IteratorType::reduction};
+    utils::IteratorType parallel = utils::IteratorType::parallel;
+    utils::IteratorType reduction = utils::IteratorType::reduction;
+    SmallVector<utils::IteratorType> iterators = {parallel, parallel, reduction,
+                                                  reduction};
+    if (nhwc)
+      iterators = {parallel, reduction, reduction, parallel};
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{planeType},
                     ValueRange{adaptor.getX()}, ValueRange{init},

@@ -147,7 +147,8 @@ static LogicalResult importBatchNormalization(Importer &importer,
   OpBuilder &b = importer.getBuilder();
   Value result = BatchNormOp::create(
       b, importer.getLoc(node), type, operands[0], operands[1], operands[2],
-      operands[3], operands[4], b.getF32FloatAttr(*epsilon));
+      operands[3], operands[4], b.getF32FloatAttr(*epsilon),
+      /*layout=*/StringAttr());
   return importer.setOutput(node, 0, result);
 }
 

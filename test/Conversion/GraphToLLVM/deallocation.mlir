@@ -69,21 +69,22 @@ func.func @unfused(%x: tensor<1x2x8x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1
   return %2 : tensor<1x4x8x6xf32>
 }
 
-// Results are written into the caller's buffers: the kernels that compute
-// them write straight into the out-parameters, with no copy; only the
-// value passed from the add kernel to the tanh kernel has a buffer.
+// Results are written into the caller's buffers: a matmul and an add_tanh
+// group (one kernel each) giving two results write straight into the
+// out-parameters and need no buffer of their own.
 // CHECK-LABEL: func.func @in_place
 // CHECK-SAME: %[[OUT0:[^:]*]]: memref<6x7xf32>, %[[OUT1:[^:]*]]: memref<6x7xf32>) {
 // CHECK-NEXT: call @in_place_kernel0_matmul(%{{.*}}, %{{.*}}, %[[OUT1]])
-// CHECK-NEXT: %[[SUM:.*]] = memref.alloc() : memref<6x7xf32>
-// CHECK-NEXT: call @in_place_kernel1_add(%[[OUT1]], %{{.*}}, %[[SUM]])
-// CHECK-NEXT: call @in_place_kernel2_tanh(%[[SUM]], %[[OUT0]])
-// CHECK-NEXT: memref.dealloc %[[SUM]]
+// CHECK-NEXT: call @in_place_kernel1_add_tanh(%[[OUT1]], %{{.*}}, %[[OUT0]])
 // CHECK-NEXT: return
 func.func @in_place(%a: tensor<6x5xf32>, %b: tensor<5x7xf32>, %c: tensor<7xf32>) -> (tensor<6x7xf32>, tensor<6x7xf32>) {
   %0 = graph.matmul %a, %b : (tensor<6x5xf32>, tensor<5x7xf32>) -> tensor<6x7xf32>
-  %1 = graph.add %0, %c : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32>
-  %2 = graph.tanh %1 : tensor<6x7xf32>
+  %2 = graph.fused "add_tanh"(%0, %c) : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32> {
+  ^bb0(%m: tensor<6x7xf32>, %bias: tensor<7xf32>):
+    %1 = graph.add %m, %bias : (tensor<6x7xf32>, tensor<7xf32>) -> tensor<6x7xf32>
+    %t = graph.tanh %1 : tensor<6x7xf32>
+    graph.yield %t : tensor<6x7xf32>
+  }
   return %2, %0 : tensor<6x7xf32>, tensor<6x7xf32>
 }
 

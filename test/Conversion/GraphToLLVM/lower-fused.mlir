@@ -28,10 +28,10 @@
 // TILED: tensor.pad
 // TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x20x36x16xf32>
 // TILED: linalg.transpose ins(%{{.*}} : tensor<1x20x36x16xf32>) outs(%{{.*}} : tensor<1x16x20x36xf32>)
+// The epilogue (batch norm, relu) is one generic.
 // TILED: linalg.generic
 // TILED: math.sqrt
-// TILED: } -> tensor<1x16x20x36xf32>
-// TILED: linalg.generic
+// TILED-NOT: linalg.generic
 // TILED: arith.maximumf
 // TILED: } -> tensor<1x16x20x36xf32>
 // TILED: tensor.parallel_insert_slice {{.*}} into %[[ACC]]
@@ -152,4 +152,58 @@ func.func @yields_constant_transpose(%x: tensor<2xf32>) -> tensor<3x2xf32> {
     graph.yield %t : tensor<3x2xf32>
   }
   return %0 : tensor<3x2xf32>
+}
+
+// An NHWC group (graph-convert-layout's) is tiled by rows too, here
+// [1, 1, 7, 64]: whole rows, every channel, so that the convolution's
+// register tiles run along the row; no transpose anywhere.
+// TILED-LABEL: func.func @nhwc_rows
+// TILED-NOT: linalg.transpose
+// TILED: scf.for {{.*}} -> (tensor<1x7x7x64xf32>)
+// TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x1x7x64xf32>
+// TILED-NOT: linalg.transpose
+// TILED: return
+func.func @nhwc_rows(%x: tensor<1x7x7x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
+  %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
+  ^bb0(%a0: tensor<1x7x7x32xf32>, %a1: tensor<3x3x32x64xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32>
+    %2 = graph.relu %1 : tensor<1x7x7x64xf32>
+    graph.yield %2 : tensor<1x7x7x64xf32>
+  }
+  return %0 : tensor<1x7x7x64xf32>
+}
+
+// The padded input of an NHWC convolution is padded whole, not tile by tile:
+// a buffer filled with zeros before the input's producer (the first group),
+// which then writes into its interior; the second group's tiles read their
+// windows, padding included, from it in place. No buffer of the first
+// group's result (1x12x10x8) remains, only the padded one (1x14x12x8).
+// TILED-LABEL: func.func @padded_in_place
+// TILED: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<1x14x12x8xf32>
+// TILED: %[[FIRST:.*]] = scf.for
+// TILED: %[[PADDED:.*]] = tensor.insert_slice %[[FIRST]] into %[[FILL]][0, 1, 1, 0] [1, 12, 10, 8] [1, 1, 1, 1]
+// TILED-NOT: tensor.pad
+// TILED: scf.for
+// TILED: tensor.extract_slice %[[PADDED]]
+// TILED-NOT: tensor.pad
+// TILED: return
+// BUFFERS-LABEL: func.func @padded_in_place
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x12x10x8xf32>
+// BUFFERS: memref.alloc{{.*}}memref<1x14x12x8xf32>
+// BUFFERS-NOT: memref.alloc{{.*}}memref<1x12x10x8xf32>
+// BUFFERS: return
+func.func @padded_in_place(%x: tensor<1x12x10x4xf32>, %w1: tensor<1x1x4x8xf32>, %w2: tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32> {
+  %0 = graph.fused "conv2d_relu" (%x, %w1) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32> {
+  ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %2 = graph.relu %1 : tensor<1x12x10x8xf32>
+    graph.yield %2 : tensor<1x12x10x8xf32>
+  }
+  %3 = graph.fused "conv2d_relu" (%0, %w2) : (tensor<1x12x10x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32> {
+  ^bb0(%a0: tensor<1x12x10x8xf32>, %a1: tensor<3x3x1x8xf32>):
+    %4 = graph.conv2d %a0, %a1 {layout = "NHWC", groups = 8, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x12x10x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32>
+    %5 = graph.relu %4 : tensor<1x12x10x8xf32>
+    graph.yield %5 : tensor<1x12x10x8xf32>
+  }
+  return %3 : tensor<1x12x10x8xf32>
 }

@@ -7,7 +7,8 @@ shift 2
 mkdir -p "$out"
 for file in "$@"; do
   name=$(basename "$file" .mlir)
-  for pass in graph-fold-constants graph-fuse graph-eliminate-dead-code \
+  for pass in graph-fold-constants graph-convert-layout graph-fuse \
+              graph-eliminate-dead-code \
               graph-optimize "graph-optimize=opt-level=2"; do
     tag=${pass//[=]/-}
     "$opt" "--$pass" "$file" -o "$out/$name.$tag.once"

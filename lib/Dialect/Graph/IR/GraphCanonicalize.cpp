@@ -1,15 +1,21 @@
 //===- GraphCanonicalize.cpp - Canonicalization patterns --------*- C++ -*-===//
 //
-// Canonicalization patterns of the graph ops, collected by
-// graph-eliminate-dead-code. The driver itself erases unused ops without side
-// effects; the patterns here shrink a `graph.fused` whose interface carries
-// dead weight (unused results, unused or repeated operands), so that the
-// values behind them can die too. None of them changes `kind`.
+// Canonicalization patterns of the graph ops.
+//  - graph.fused (collected by graph-eliminate-dead-code, whose driver erases
+//    unused ops without side effects): shrink a `graph.fused` whose interface
+//    carries dead weight (unused results, unused or repeated operands), so
+//    that the values behind them can die too. None of them changes `kind`.
+//  - graph.transpose (collected by graph-convert-layout): layout changes
+//    cancel pairwise and move past the elementwise ops after them, toward
+//    where they cancel; one that moves only unit dimensions is a reshape.
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -123,4 +129,340 @@ void FusedOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                           MLIRContext *context) {
   results.add<DropUnusedFusedResults, DropUnusedFusedOperands,
               DeduplicateFusedOperands>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// graph.transpose
+//===----------------------------------------------------------------------===//
+
+/// The inverse permutation: inverse[perm[i]] = i.
+static SmallVector<int64_t> invertPermutation(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  return inverse;
+}
+
+/// `shape` permuted: dim i of the result is dim perm[i] of `shape`.
+static SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
+                                         ArrayRef<int64_t> perm) {
+  return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
+}
+
+/// Whether transposing `shape` by `perm` keeps the elements in row-major
+/// order: the dimensions larger than 1 keep their relative order.
+static bool isReshapeLike(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (shape[p] == 1)
+      continue;
+    if (p < last)
+      return false;
+    last = p;
+  }
+  return true;
+}
+
+/// `value` reshaped to `shape` (itself when it already has it).
+static Value reshapeTo(PatternRewriter &rewriter, Location loc, Value value,
+                       ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return ReshapeOp::create(rewriter, loc,
+                           RankedTensorType::get(shape, type.getElementType()),
+                           value, shape);
+}
+
+/// Whether `value` is an input of the graph: an argument of the function
+/// (or of another region that is not a fused body).
+static bool isGraphInput(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && !isa_and_present<FusedOp>(arg.getOwner()->getParentOp());
+}
+
+/// How `operand` reads before a transpose by `perm` (an operand of rank
+/// below perm.size() broadcast by leading 1s, as in NumPy), when that costs
+/// no layout change inside the graph: the input of a transpose by the same
+/// `perm`, a constant permuted at compile time, a reshape of `operand` when
+/// the permutation only moves unit dimensions, or a transpose of a graph
+/// input (a layout change at the graph's edge, where they belong).
+class UnpermutedOperand {
+public:
+  UnpermutedOperand(Value operand, ArrayRef<int64_t> perm)
+      : operand(operand), perm(perm) {
+    if (auto transpose = operand.getDefiningOp<TransposeOp>();
+        transpose && transpose.getPerm() == perm) {
+      kind = Kind::TransposeInput;
+      return;
+    }
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    int64_t rank = perm.size();
+    if (!type || !type.hasStaticShape() || type.getRank() > rank)
+      return;
+    shape.assign(rank - type.getRank(), 1);
+    llvm::append_range(shape, type.getShape());
+    inverse = invertPermutation(perm);
+    SmallVector<int64_t> unpermuted = permuteShape(shape, inverse);
+    // An operand whose permutation moves only unit dimensions and keeps
+    // the shape (a scalar, say) reads the same on either side.
+    if (unpermuted == shape && isReshapeLike(shape, inverse)) {
+      kind = Kind::Same;
+      return;
+    }
+    // Leading 1s broadcast away, as in NumPy: the operand keeps its rank
+    // ([C, 1, 1] in NCHW is [1, 1, C] in NHWC).
+    ArrayRef<int64_t> trimmed(unpermuted);
+    while (static_cast<int64_t>(trimmed.size()) > type.getRank() &&
+           trimmed.front() == 1)
+      trimmed = trimmed.drop_front();
+    unpermutedType = RankedTensorType::get(trimmed, type.getElementType());
+    Attribute attr;
+    if (matchPattern(operand, m_Constant(&attr))) {
+      constant = readConstantTensor(attr);
+      if (constant)
+        kind = Kind::Constant;
+      return;
+    }
+    if (isReshapeLike(shape, inverse)) {
+      kind = Kind::Reshape;
+      return;
+    }
+    if (isGraphInput(operand) && type.getRank() == rank) {
+      unpermutedType = RankedTensorType::get(unpermuted, type.getElementType());
+      kind = Kind::InputTranspose;
+    }
+  }
+
+  /// Whether there is such a form.
+  explicit operator bool() const { return kind != Kind::None; }
+
+  /// Creates it (a constant or a reshape) before `user`, where the
+  /// rewriter's insertion point is.
+  Value materialize(PatternRewriter &rewriter, Location loc,
+                    Operation *user) const {
+    switch (kind) {
+    case Kind::Same:
+      return operand;
+    case Kind::InputTranspose: {
+      // One transpose per graph input and permutation, at the top.
+      auto arg = cast<BlockArgument>(operand);
+      for (Operation *other : arg.getUsers()) {
+        auto transpose = dyn_cast<TransposeOp>(other);
+        if (transpose && transpose.getPerm() == ArrayRef<int64_t>(inverse) &&
+            transpose->getBlock() == user->getBlock() &&
+            transpose->isBeforeInBlock(user))
+          return transpose;
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(arg.getOwner());
+      return TransposeOp::create(rewriter, arg.getLoc(), unpermutedType, arg,
+                                 inverse);
+    }
+    case Kind::TransposeInput:
+      return operand.getDefiningOp<TransposeOp>().getX();
+    case Kind::Constant: {
+      DenseElementsAttr value;
+      if (constant->isSplat) {
+        value = makeSplatTensor(unpermutedType, constant->splatValue);
+      } else {
+        SmallVector<float> values(constant->getNumElements());
+        reference::transpose(constant->values, shape, inverse, values);
+        value = makeConstantTensor(unpermutedType, values);
+      }
+      return ConstantOp::create(rewriter, loc, unpermutedType, value);
+    }
+    case Kind::Reshape:
+      return reshapeTo(rewriter, loc, operand, unpermutedType.getShape());
+    case Kind::None:
+      break;
+    }
+    llvm_unreachable("no unpermuted form");
+  }
+
+private:
+  enum class Kind {
+    None,
+    Same,
+    TransposeInput,
+    Constant,
+    Reshape,
+    InputTranspose
+  };
+  Kind kind = Kind::None;
+  Value operand;
+  ArrayRef<int64_t> perm;
+  SmallVector<int64_t> shape, inverse;
+  RankedTensorType unpermutedType;
+  std::optional<ConstantTensor> constant;
+};
+
+namespace {
+
+/// transpose(transpose(x, p1), p2) is transpose(x, p1[p2[i]]), and x itself
+/// when that is the identity.
+struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getX().getDefiningOp<TransposeOp>();
+    if (!producer)
+      return failure();
+    SmallVector<int64_t> perm = permuteShape(producer.getPerm(), op.getPerm());
+    if (llvm::equal(perm, llvm::seq<int64_t>(perm.size()))) {
+      rewriter.replaceOp(op, producer.getX());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), producer.getX(),
+                                             perm);
+    return success();
+  }
+};
+
+/// A transpose that keeps the elements in order is a reshape (a view, not a
+/// layout change); the identity is its operand.
+struct TransposeToReshape : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!type || !type.hasStaticShape() ||
+        !isReshapeLike(type.getShape(), op.getPerm()))
+      return failure();
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), op.getX(),
+                                     op.getType().getShape()));
+    return success();
+  }
+};
+
+/// Whether the only user of `op`'s result is `user` (once or more).
+static bool hasSingleUser(Operation *op, Operation *user) {
+  return !op->use_empty() &&
+         llvm::all_of(op->getUsers(), [&](Operation *u) { return u == user; });
+}
+
+/// op(transpose(x, p), y...) -> transpose(op(x, y'...), p) for an
+/// elementwise op without per-channel parameters that is the transpose's
+/// only user, each other operand y' taken through the inverse permutation
+/// when that costs nothing (UnpermutedOperand). The transpose moves toward
+/// where it cancels, and the count of layout changes inside the graph never
+/// grows. A transpose of a graph input stays at the input, where it was
+/// put; every other one only moves down, which is what makes the patterns
+/// end.
+static LogicalResult sinkThroughElementwiseUser(TransposeOp op,
+                                                PatternRewriter &rewriter) {
+  if (op->use_empty() || isGraphInput(op.getX()))
+    return failure();
+  Operation *user = *op->getUsers().begin();
+  if (!hasSingleUser(op, user) || !isElementwise(user) ||
+      isa<BatchNormOp>(user) || user->getNumResults() != 1 ||
+      user->getNumRegions() != 0 || !isMemoryEffectFree(user))
+    return failure();
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  ArrayRef<int64_t> perm = op.getPerm();
+  if (!resultType || resultType.getRank() != static_cast<int64_t>(perm.size()))
+    return failure();
+
+  // Check every operand before creating anything.
+  SmallVector<std::optional<UnpermutedOperand>, 2> others;
+  for (Value operand : user->getOperands()) {
+    if (operand == op.getResult()) {
+      others.emplace_back();
+      continue;
+    }
+    others.emplace_back(UnpermutedOperand(operand, perm));
+    if (!*others.back())
+      return rewriter.notifyMatchFailure(user, "an operand would need a "
+                                               "layout change");
+  }
+
+  rewriter.setInsertionPoint(user);
+  SmallVector<Value> operands;
+  for (auto [operand, other] : llvm::zip(user->getOperands(), others))
+    operands.push_back(
+        other ? other->materialize(rewriter, user->getLoc(), user) : op.getX());
+
+  auto newType = RankedTensorType::get(
+      permuteShape(resultType.getShape(), invertPermutation(perm)),
+      resultType.getElementType());
+  OperationState state(user->getLoc(), user->getName(), operands, {newType},
+                       user->getAttrs());
+  Operation *moved = rewriter.create(state);
+  rewriter.replaceOpWithNewOp<TransposeOp>(user, resultType,
+                                           moved->getResult(0), perm);
+  return success();
+}
+
+/// Moves a transpose past the elementwise op that is its only user (see
+/// sinkThroughElementwiseUser), matched at the transpose.
+struct SinkTransposeThroughElementwise : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    return sinkThroughElementwiseUser(op, rewriter);
+  }
+};
+
+/// The same, matched at the elementwise op: a rewriter revisits an op whose
+/// operands changed, and a change of its other operand (which becomes a
+/// transpose, say) is what makes the move possible.
+struct SinkOperandTransposes
+    : public OpTraitRewritePattern<trait::ElementwiseTrait> {
+  using OpTraitRewritePattern::OpTraitRewritePattern;
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    for (Value operand : op->getOperands())
+      if (auto transpose = operand.getDefiningOp<TransposeOp>())
+        if (succeeded(sinkThroughElementwiseUser(transpose, rewriter)))
+          return success();
+    return failure();
+  }
+};
+
+/// batch_norm(transpose(x, NHWC to NCHW)) with channels on dim 1 is
+/// transpose(batch_norm(x) with channels on dim 3), and the other way
+/// round: batch_norm has a layout of its own.
+struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op->use_empty())
+      return failure();
+    auto bn = dyn_cast<BatchNormOp>(*op->getUsers().begin());
+    if (!bn || !hasSingleUser(op, bn) || bn.getInput() != op.getResult())
+      return failure();
+    ArrayRef<int64_t> perm = op.getPerm();
+    StringRef layout;
+    if (perm == ArrayRef<int64_t>{0, 3, 1, 2} && bn.getLayout() == "NCHW")
+      layout = "NHWC";
+    else if (perm == ArrayRef<int64_t>{0, 2, 3, 1} && bn.getLayout() == "NHWC")
+      layout = "NCHW";
+    else
+      return failure();
+    if (llvm::is_contained(ValueRange{bn.getScale(), bn.getBias(), bn.getMean(),
+                                      bn.getVariance()},
+                           op.getResult()))
+      return failure();
+    rewriter.setInsertionPoint(bn);
+    auto moved = BatchNormOp::create(
+        rewriter, bn.getLoc(), op.getX().getType(), op.getX(), bn.getScale(),
+        bn.getBias(), bn.getMean(), bn.getVariance(), bn.getEpsilonAttr(),
+        rewriter.getStringAttr(layout));
+    rewriter.replaceOpWithNewOp<TransposeOp>(bn, bn.getType(), moved, perm);
+    return success();
+  }
+};
+
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ComposeTransposes, TransposeToReshape,
+              SinkTransposeThroughElementwise, SinkOperandTransposes,
+              SinkTransposeThroughBatchNorm>(context);
 }

@@ -151,6 +151,54 @@ static OpFoldResult foldReshapeLike(Attribute operand, Type resultType) {
   return {};
 }
 
+/// Dimension permutations between the layouts (output dim i = input dim
+/// perm[i]): the NHWC ops fold by evaluating the NCHW reference kernels.
+static constexpr int64_t kNHWCToNCHW[] = {0, 3, 1, 2};
+static constexpr int64_t kNCHWToNHWC[] = {0, 2, 3, 1};
+static constexpr int64_t kHWCFToFCHW[] = {3, 2, 0, 1};
+
+/// `type` with its dimensions permuted.
+static RankedTensorType permuteType(RankedTensorType type,
+                                    ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(type.getDimSize(d));
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// `t` (of rank 4) with its dimensions permuted; a splat stays a splat.
+static ConstantTensor permute(const ConstantTensor &t, ArrayRef<int64_t> perm) {
+  ConstantTensor result;
+  result.type = permuteType(t.type, perm);
+  result.isSplat = t.isSplat;
+  result.splatValue = t.splatValue;
+  if (!t.isSplat) {
+    result.values.resize(t.values.size());
+    ref::transpose(t.values, t.getShape(), perm, result.values);
+  }
+  return result;
+}
+
+/// Reads an NHWC operand in NCHW (nullopt unless it is a rank-4 constant).
+static std::optional<ConstantTensor> readAsNCHW(Attribute attr) {
+  std::optional<ConstantTensor> t = readConstantTensor(attr);
+  if (!t || t->getShape().size() != 4)
+    return std::nullopt;
+  return permute(*t, kNHWCToNCHW);
+}
+
+/// A result folded in NCHW, given back in NHWC.
+static OpFoldResult toNHWCResult(OpFoldResult folded) {
+  std::optional<ConstantTensor> t =
+      readConstantTensor(dyn_cast_if_present<Attribute>(folded));
+  if (!t || t->getShape().size() != 4)
+    return {};
+  ConstantTensor result = permute(*t, kNCHWToNHWC);
+  if (result.isSplat)
+    return makeSplatTensor(result.type, result.splatValue);
+  return makeConstantTensor(result.type, result.values);
+}
+
 //===----------------------------------------------------------------------===//
 // graph.constant
 //===----------------------------------------------------------------------===//
@@ -161,24 +209,17 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 // Convolution and normalization
 //===----------------------------------------------------------------------===//
 
-OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
-  RankedTensorType type = getFoldableType(getType());
-  std::optional<ConstantTensor> input = readConstantTensor(adaptor.getInput());
-  std::optional<ConstantTensor> weight =
-      readConstantTensor(adaptor.getWeight());
-  if (!type || !input || !weight)
+/// Evaluates `op` on NCHW/FCHW constants into a result of the NCHW `type`.
+static OpFoldResult foldConv2D(Conv2DOp op, RankedTensorType type,
+                               const std::optional<ConstantTensor> &input,
+                               const std::optional<ConstantTensor> &weight,
+                               const std::optional<ConstantTensor> &bias) {
+  if (!input || !weight)
     return {};
-  std::optional<ConstantTensor> bias;
-  if (getBias()) {
-    bias = readConstantTensor(adaptor.getBias());
-    if (!bias)
-      return {};
-  }
-
-  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
-                    dilations = getDilations();
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                    dilations = op.getDilations();
   ArrayRef<int64_t> inShape = input->getShape(), wShape = weight->getShape();
-  int64_t groups = static_cast<int64_t>(getGroups());
+  int64_t groups = static_cast<int64_t>(op.getGroups());
   if (inShape.size() != 4 || wShape.size() != 4 || strides.size() != 2 ||
       padding.size() != 4 || dilations.size() != 2 || groups < 1 ||
       llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
@@ -237,9 +278,32 @@ OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
   return makeConstantTensor(type, out);
 }
 
-OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
+OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = getFoldableType(getType());
-  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getInput());
+  if (!type || type.getRank() != 4)
+    return {};
+  std::optional<ConstantTensor> bias;
+  if (getBias()) {
+    bias = readConstantTensor(adaptor.getBias());
+    if (!bias)
+      return {};
+  }
+  if (getLayout() != "NHWC")
+    return foldConv2D(*this, type, readConstantTensor(adaptor.getInput()),
+                      readConstantTensor(adaptor.getWeight()), bias);
+  std::optional<ConstantTensor> weight =
+      readConstantTensor(adaptor.getWeight());
+  if (!weight || weight->getShape().size() != 4)
+    return {};
+  return toNHWCResult(foldConv2D(*this, permuteType(type, kNHWCToNCHW),
+                                 readAsNCHW(adaptor.getInput()),
+                                 permute(*weight, kHWCFToFCHW), bias));
+}
+
+/// Evaluates `op` with channels on dimension 1 into a result of `type`.
+static OpFoldResult foldBatchNorm(BatchNormOp op, RankedTensorType type,
+                                  const std::optional<ConstantTensor> &x,
+                                  BatchNormOp::FoldAdaptor adaptor) {
   if (!type || !x || x->getShape() != type.getShape() || type.getRank() < 2)
     return {};
   int64_t channels = type.getDimSize(1);
@@ -251,7 +315,7 @@ OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
       return {};
     params.push_back(std::move(*param));
   }
-  float eps = getEpsilon().convertToFloat();
+  float eps = op.getEpsilon().convertToFloat();
 
   if (x->isSplat &&
       llvm::all_of(params, [](const ConstantTensor &t) { return t.isSplat; }))
@@ -268,6 +332,17 @@ OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
                  params[1].expand(), params[2].expand(), params[3].expand(),
                  eps, out);
   return makeConstantTensor(type, out);
+}
+
+OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getFoldableType(getType());
+  if (getLayout() != "NHWC")
+    return foldBatchNorm(*this, type, readConstantTensor(adaptor.getInput()),
+                         adaptor);
+  if (!type || type.getRank() != 4)
+    return {};
+  return toNHWCResult(foldBatchNorm(*this, permuteType(type, kNHWCToNCHW),
+                                    readAsNCHW(adaptor.getInput()), adaptor));
 }
 
 //===----------------------------------------------------------------------===//
@@ -451,78 +526,106 @@ getPoolParams(const ConstantTensor &x, RankedTensorType type,
   return p;
 }
 
+/// Folds a pooling op through `evaluate`, which computes in NCHW: called
+/// with the NCHW result type and the input read in NCHW, whose result is
+/// given back in NHWC when `layout` is "NHWC".
+template <typename Evaluate>
+static OpFoldResult foldPooling(StringRef layout, Type resultType, Attribute x,
+                                Evaluate evaluate) {
+  RankedTensorType type = getFoldableType(resultType);
+  if (!type)
+    return {};
+  if (layout != "NHWC")
+    return evaluate(type, readConstantTensor(x));
+  if (type.getRank() != 4)
+    return {};
+  return toNHWCResult(evaluate(permuteType(type, kNHWCToNCHW), readAsNCHW(x)));
+}
+
 OpFoldResult MaxPool2DOp::fold(FoldAdaptor adaptor) {
-  RankedTensorType type = getFoldableType(getType());
-  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
-  if (!type || !x)
-    return {};
-  std::optional<ref::Pool2DParams> p =
-      getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
-  if (!p)
-    return {};
-  // Padding smaller than the kernel leaves a real cell in every window, and
-  // the maximum of copies of one value is that value.
-  ArrayRef<int64_t> padding = getPadding();
-  if (x->isSplat && padding[0] < p->kh && padding[2] < p->kh &&
-      padding[1] < p->kw && padding[3] < p->kw)
-    return makeSplatTensor(type, x->splatValue);
-  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
-                        checkedProduct({type.getNumElements(), p->kh, p->kw})))
-    return {};
-  SmallVector<float> out(type.getNumElements());
-  ref::maxPool2D(x->expand(), *p, out);
-  return makeConstantTensor(type, out);
+  return foldPooling(
+      getLayout(), getType(), adaptor.getX(),
+      [&](RankedTensorType type,
+          const std::optional<ConstantTensor> &x) -> OpFoldResult {
+        if (!x)
+          return {};
+        std::optional<ref::Pool2DParams> p =
+            getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
+        if (!p)
+          return {};
+        // Padding smaller than the kernel leaves a real cell in every
+        // window, and the maximum of copies of one value is that value.
+        ArrayRef<int64_t> padding = getPadding();
+        if (x->isSplat && padding[0] < p->kh && padding[2] < p->kh &&
+            padding[1] < p->kw && padding[3] < p->kw)
+          return makeSplatTensor(type, x->splatValue);
+        if (!withinFoldLimits(
+                {expansionOf(*x), type.getNumElements()},
+                checkedProduct({type.getNumElements(), p->kh, p->kw})))
+          return {};
+        SmallVector<float> out(type.getNumElements());
+        ref::maxPool2D(x->expand(), *p, out);
+        return makeConstantTensor(type, out);
+      });
 }
 
 OpFoldResult AvgPool2DOp::fold(FoldAdaptor adaptor) {
-  RankedTensorType type = getFoldableType(getType());
-  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
-  if (!type || !x)
-    return {};
-  std::optional<ref::Pool2DParams> p =
-      getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
-  if (!p)
-    return {};
-  p->countIncludePad = getCountIncludePad();
-  // Without padding every window averages the same kh * kw values.
-  if (x->isSplat &&
-      llvm::all_of(getPadding(), [](int64_t v) { return v == 0; })) {
-    if (!withinFoldLimits({}, checkedProduct({p->kh, p->kw})))
-      return {};
-    float acc = 0.0f;
-    for (int64_t i = 0, e = p->kh * p->kw; i < e; ++i)
-      acc = acc + x->splatValue;
-    return makeSplatTensor(type, acc / static_cast<float>(p->kh * p->kw));
-  }
-  if (!withinFoldLimits({expansionOf(*x), type.getNumElements()},
-                        checkedProduct({type.getNumElements(), p->kh, p->kw})))
-    return {};
-  SmallVector<float> out(type.getNumElements());
-  ref::avgPool2D(x->expand(), *p, out);
-  return makeConstantTensor(type, out);
+  return foldPooling(
+      getLayout(), getType(), adaptor.getX(),
+      [&](RankedTensorType type,
+          const std::optional<ConstantTensor> &x) -> OpFoldResult {
+        if (!x)
+          return {};
+        std::optional<ref::Pool2DParams> p =
+            getPoolParams(*x, type, getKernel(), getStrides(), getPadding());
+        if (!p)
+          return {};
+        p->countIncludePad = getCountIncludePad();
+        // Without padding every window averages the same kh * kw values.
+        if (x->isSplat &&
+            llvm::all_of(getPadding(), [](int64_t v) { return v == 0; })) {
+          if (!withinFoldLimits({}, checkedProduct({p->kh, p->kw})))
+            return {};
+          float acc = 0.0f;
+          for (int64_t i = 0, e = p->kh * p->kw; i < e; ++i)
+            acc = acc + x->splatValue;
+          return makeSplatTensor(type, acc / static_cast<float>(p->kh * p->kw));
+        }
+        if (!withinFoldLimits(
+                {expansionOf(*x), type.getNumElements()},
+                checkedProduct({type.getNumElements(), p->kh, p->kw})))
+          return {};
+        SmallVector<float> out(type.getNumElements());
+        ref::avgPool2D(x->expand(), *p, out);
+        return makeConstantTensor(type, out);
+      });
 }
 
 OpFoldResult GlobalAvgPoolOp::fold(FoldAdaptor adaptor) {
-  RankedTensorType type = getFoldableType(getType());
-  std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
-  if (!type || !x || x->getShape().size() != 4)
-    return {};
-  ArrayRef<int64_t> shape = x->getShape();
-  if (type.getShape() != ArrayRef<int64_t>{shape[0], shape[1], 1, 1})
-    return {};
-  // x's element count fits int64 (readConstantTensor checks), so H * W does.
-  int64_t spatial = shape[2] * shape[3];
-  if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
-    return {};
-  if (x->isSplat) {
-    float acc = 0.0f;
-    for (int64_t i = 0; i < spatial; ++i)
-      acc = acc + x->splatValue;
-    return makeSplatTensor(type, acc / static_cast<float>(spatial));
-  }
-  SmallVector<float> out(type.getNumElements());
-  ref::globalAvgPool(x->values, shape[0] * shape[1], spatial, out);
-  return makeConstantTensor(type, out);
+  return foldPooling(
+      getLayout(), getType(), adaptor.getX(),
+      [&](RankedTensorType type,
+          const std::optional<ConstantTensor> &x) -> OpFoldResult {
+        if (!x || x->getShape().size() != 4)
+          return {};
+        ArrayRef<int64_t> shape = x->getShape();
+        if (type.getShape() != ArrayRef<int64_t>{shape[0], shape[1], 1, 1})
+          return {};
+        // x's element count fits int64 (readConstantTensor checks), so
+        // H * W does.
+        int64_t spatial = shape[2] * shape[3];
+        if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
+          return {};
+        if (x->isSplat) {
+          float acc = 0.0f;
+          for (int64_t i = 0; i < spatial; ++i)
+            acc = acc + x->splatValue;
+          return makeSplatTensor(type, acc / static_cast<float>(spatial));
+        }
+        SmallVector<float> out(type.getNumElements());
+        ref::globalAvgPool(x->values, shape[0] * shape[1], spatial, out);
+        return makeConstantTensor(type, out);
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -167,6 +167,25 @@ static FailureOr<int64_t> checkAxis(Operation *op, int64_t axis, int64_t rank,
                            << rank + extra - 1 << "], but got " << axis;
 }
 
+/// Checks attribute 'layout' ("NCHW" or "NHWC"); true for "NHWC".
+static FailureOr<bool> checkLayout(Operation *op, StringRef layout) {
+  if (layout == "NCHW" || layout == "NHWC")
+    return layout == "NHWC";
+  return op->emitOpError() << "attribute 'layout' must be \"NCHW\" or "
+                              "\"NHWC\", but got \""
+                           << layout << "\"";
+}
+
+/// An N x C x H x W shape in NHWC order.
+static SmallVector<int64_t> toNHWC(ArrayRef<int64_t> nchw) {
+  return {nchw[0], nchw[2], nchw[3], nchw[1]};
+}
+
+/// An N x H x W x C shape in NCHW order.
+static SmallVector<int64_t> toNCHW(ArrayRef<int64_t> nhwc) {
+  return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
+}
+
 //===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//
@@ -206,13 +225,26 @@ LogicalResult ConstantOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Conv2DOp::verify() {
-  if (failed(checkComputeTypes(*this, {"input", "weight", "bias"})) ||
-      failed(checkRank(*this, getInput(), "input", 4, "N x C x H x W")) ||
-      failed(
-          checkRank(*this, getWeight(), "weight", 4, "F x C/groups x KH x KW")))
+  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
+  if (failed(nhwc) ||
+      failed(checkComputeTypes(*this, {"input", "weight", "bias"})) ||
+      failed(checkRank(*this, getInput(), "input", 4,
+                       *nhwc ? "N x H x W x C" : "N x C x H x W")) ||
+      failed(checkRank(*this, getWeight(), "weight", 4,
+                       *nhwc ? "KH x KW x C/groups x F"
+                             : "F x C/groups x KH x KW")))
     return failure();
-  ArrayRef<int64_t> input = shapeOf(getInput());
-  ArrayRef<int64_t> weight = shapeOf(getWeight());
+  // The checks below read NCHW and FCHW; an NHWC conv's shapes are permuted
+  // into those orders first, and the dimension numbers of the messages
+  // follow its own order.
+  SmallVector<int64_t> input(shapeOf(getInput()));
+  SmallVector<int64_t> weight(shapeOf(getWeight()));
+  if (*nhwc) {
+    input = toNCHW(input);
+    ArrayRef<int64_t> hwcf = shapeOf(getWeight());
+    weight = {hwcf[3], hwcf[2], hwcf[0], hwcf[1]};
+  }
+  int64_t weightChannelDim = *nhwc ? 2 : 1;
   int64_t channels = input[1], filters = weight[0], groups = getGroups();
   if (groups < 1)
     return emitOpError() << "attribute 'groups' must be >= 1, but got "
@@ -226,8 +258,9 @@ LogicalResult Conv2DOp::verify() {
                          << ") must divide the output channels (" << filters
                          << ")";
   if (weight[1] != channels / groups)
-    return emitOpError() << "operand 'weight' dim 1 must be C/groups = "
-                         << channels / groups << ", but got " << weight[1];
+    return emitOpError() << "operand 'weight' dim " << weightChannelDim
+                         << " must be C/groups = " << channels / groups
+                         << ", but got " << weight[1];
   if (Value bias = getBias()) {
     if (shapeOf(bias) != ArrayRef<int64_t>(filters))
       return emitOpError() << "operand 'bias' must be 1-D of size " << filters
@@ -258,27 +291,36 @@ LogicalResult Conv2DOp::verify() {
   FailureOr<SmallVector<int64_t>> shape =
       windowOutputShape(*this, input, filters, extent, strides, padding,
                         "dilated kernel of operand 'weight'");
-  return failed(shape) ? failure() : checkResultShape(*this, *shape);
+  if (failed(shape))
+    return failure();
+  return checkResultShape(*this, *nhwc ? toNHWC(*shape) : *shape);
 }
 
 LogicalResult BatchNormOp::verify() {
   if (failed(checkComputeTypes(*this,
                                {"input", "scale", "bias", "mean", "variance"})))
     return failure();
+  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
+  if (failed(nhwc))
+    return failure();
   ArrayRef<int64_t> input = shapeOf(getInput());
+  if (*nhwc &&
+      failed(checkRank(*this, getInput(), "input", 4, "N x H x W x C")))
+    return failure();
   if (input.size() < 2)
     return emitOpError() << "operand 'input' must have rank >= 2 (channels "
                             "on dim 1), but got rank "
                          << input.size();
+  int64_t channelDim = *nhwc ? 3 : 1;
   std::pair<Value, StringRef> params[] = {{getScale(), "scale"},
                                           {getBias(), "bias"},
                                           {getMean(), "mean"},
                                           {getVariance(), "variance"}};
   for (auto [param, name] : params)
-    if (shapeOf(param) != ArrayRef<int64_t>(input[1]))
+    if (shapeOf(param) != ArrayRef<int64_t>(input[channelDim]))
       return emitOpError() << "operand '" << name << "' must be 1-D of size "
-                           << input[1] << " (input dim 1), but got "
-                           << param.getType();
+                           << input[channelDim] << " (input dim " << channelDim
+                           << "), but got " << param.getType();
   return checkResultShape(*this, input);
 }
 
@@ -368,9 +410,11 @@ LogicalResult GemmOp::verify() {
 static LogicalResult verifyPool2D(Operation *op, Value x,
                                   ArrayRef<int64_t> kernel,
                                   ArrayRef<int64_t> strides,
-                                  ArrayRef<int64_t> padding) {
-  if (failed(checkComputeTypes(op, {"x"})) ||
-      failed(checkRank(op, x, "x", 4, "N x C x H x W")) ||
+                                  ArrayRef<int64_t> padding, StringRef layout) {
+  FailureOr<bool> nhwc = checkLayout(op, layout);
+  if (failed(nhwc) || failed(checkComputeTypes(op, {"x"})) ||
+      failed(checkRank(op, x, "x", 4,
+                       *nhwc ? "N x H x W x C" : "N x C x H x W")) ||
       failed(checkArray(op, "kernel", kernel, 2, 1)) ||
       failed(checkArray(op, "strides", strides, 2, 1)) ||
       failed(checkArray(op, "padding", padding, 4, 0)))
@@ -382,25 +426,35 @@ static LogicalResult verifyPool2D(Operation *op, Value x,
              << "attribute 'padding' must be smaller than the kernel on its "
                 "axis, but got "
              << padding[i] << " for a kernel of " << kernel[i % 2];
-  ArrayRef<int64_t> input = shapeOf(x);
+  SmallVector<int64_t> input(shapeOf(x));
+  if (*nhwc)
+    input = toNCHW(input);
   FailureOr<SmallVector<int64_t>> shape = windowOutputShape(
       op, input, input[1], kernel, strides, padding, "attribute 'kernel'");
-  return failed(shape) ? failure() : checkResultShape(op, *shape);
+  if (failed(shape))
+    return failure();
+  return checkResultShape(op, *nhwc ? toNHWC(*shape) : *shape);
 }
 
 LogicalResult MaxPool2DOp::verify() {
-  return verifyPool2D(*this, getX(), getKernel(), getStrides(), getPadding());
+  return verifyPool2D(*this, getX(), getKernel(), getStrides(), getPadding(),
+                      getLayout());
 }
 
 LogicalResult AvgPool2DOp::verify() {
-  return verifyPool2D(*this, getX(), getKernel(), getStrides(), getPadding());
+  return verifyPool2D(*this, getX(), getKernel(), getStrides(), getPadding(),
+                      getLayout());
 }
 
 LogicalResult GlobalAvgPoolOp::verify() {
-  if (failed(checkComputeTypes(*this, {"x"})) ||
-      failed(checkRank(*this, getX(), "x", 4, "N x C x H x W")))
+  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
+  if (failed(nhwc) || failed(checkComputeTypes(*this, {"x"})) ||
+      failed(checkRank(*this, getX(), "x", 4,
+                       *nhwc ? "N x H x W x C" : "N x C x H x W")))
     return failure();
   ArrayRef<int64_t> x = shapeOf(getX());
+  if (*nhwc)
+    return checkResultShape(*this, {x[0], 1, 1, x[3]});
   return checkResultShape(*this, {x[0], x[1], 1, 1});
 }
 

@@ -35,7 +35,11 @@ def Graph_RNGResource : Resource<"::mlir::graph::RNGResource">;
 // An op whose every output element depends only on the input elements at the
 // same index (after NumPy broadcasting), the values of per-channel parameters
 // included: relu, add, batch_norm, ... Fusion groups chains of such ops into
-// one loop nest, so a new op that computes this way carries the trait.
+// one loop nest, so a new op that computes this way carries the trait. Such
+// an op also commutes with a permutation of the dimensions of all its
+// operands and its result, which is how layout changes move through it;
+// an op that reads parameters along a fixed dimension (batch_norm's
+// per-channel ones) is the exception and says so with a `layout` of its own.
 def Graph_Elementwise : NativeOpTrait<"ElementwiseTrait"> {
   let cppNamespace = "::mlir::graph::trait";
 }

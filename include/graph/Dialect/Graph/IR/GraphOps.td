@@ -51,6 +51,11 @@ class Graph_BinaryOp<string mnemonic, string expr>
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+// The layout of a 4-D activation: "NCHW" (the default, the graph's own
+// layout) or "NHWC" (channels innermost, what graph-convert-layout chooses
+// for the code generator). The verifier accepts nothing else.
+def Graph_LayoutAttr : DefaultValuedAttr<StrAttr, "\"NCHW\"">;
+
 //===----------------------------------------------------------------------===//
 // graph.constant
 //===----------------------------------------------------------------------===//
@@ -80,20 +85,28 @@ def Graph_ConstantOp : Graph_Op<"constant", [
 //===----------------------------------------------------------------------===//
 
 def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
-  let summary = "2-D convolution, NCHW input and FCHW weight";
+  let summary = "2-D convolution, NCHW input and FCHW weight (or NHWC, HWCF)";
   let description = [{
     `output[n, f, oh, ow] = bias[f] + sum over c, kh, kw of
     input[n, g*C/groups + c, oh*sh - top + kh*dh, ow*sw - left + kw*dw] *
     weight[f, c, kh, kw]`, with `g` the group of `f` and zero outside the
     input. The output is N x F x OH x OW with
     `OH = floor((H + top + bottom - dh*(KH-1) - 1) / sh) + 1`, likewise OW.
+
+    With `layout = "NHWC"` the same convolution takes its input as
+    N x H x W x C, its weight as KH x KW x C/groups x F (HWCF: the output
+    channels innermost, as the vectorized kernel reads them) and gives an
+    N x OH x OW x F output; the bias, strides, padding `[top, left, bottom,
+    right]` and dilations keep their meaning. `graph-convert-layout` makes
+    this form; the default `"NCHW"` is the ONNX/PyTorch one.
   }];
   let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
                    Optional<AnyTensor>:$bias,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:`
@@ -102,15 +115,18 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
 }
 
 def Graph_BatchNormOp : Graph_ComputeOp<"batch_norm", [Graph_Elementwise]> {
-  let summary = "inference-mode batch normalization over dimension 1";
+  let summary = "inference-mode batch normalization over the channels";
   let description = [{
     `output = (input - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] +
     bias[c]`, evaluated in that order in f32, with `c` the index along
-    dimension 1. Every parameter is a 1-D tensor of size C.
+    dimension 1 (the channels of any input of rank >= 2). Every parameter is
+    a 1-D tensor of size C. With `layout = "NHWC"` the input has rank 4 and
+    its channels are dimension 3.
   }];
   let arguments = (ins AnyTensor:$input, AnyTensor:$scale, AnyTensor:$bias,
                    AnyTensor:$mean, AnyTensor:$variance,
-                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
+                   Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
@@ -188,31 +204,34 @@ def Graph_GemmOp : Graph_ComputeOp<"gemm"> {
 //===----------------------------------------------------------------------===//
 
 def Graph_MaxPool2DOp : Graph_ComputeOp<"max_pool2d"> {
-  let summary = "2-D max pooling over NCHW; padded cells never win";
+  let summary = "2-D max pooling over NCHW (or NHWC); padded cells never win";
   let description = [{
     `OH = floor((H + top + bottom - kh) / sh) + 1`, likewise OW. Padding is
     `[top, left, bottom, right]` and must be smaller than the kernel, so every
-    window holds at least one real cell.
+    window holds at least one real cell. With `layout = "NHWC"` the input is
+    N x H x W x C and the output N x OH x OW x C.
   }];
   let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$kernel,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                   Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
 }
 
 def Graph_AvgPool2DOp : Graph_ComputeOp<"avg_pool2d"> {
-  let summary = "2-D average pooling over NCHW";
+  let summary = "2-D average pooling over NCHW (or NHWC)";
   let description = [{
-    Sizes as `graph.max_pool2d`. The mean is taken over the window's real
-    cells, or over the whole window (padded zeros included) with
-    `count_include_pad`.
+    Sizes and `layout` as `graph.max_pool2d`. The mean is taken over the
+    window's real cells, or over the whole window (padded zeros included)
+    with `count_include_pad`.
   }];
   let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$kernel,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-                   UnitAttr:$count_include_pad);
+                   UnitAttr:$count_include_pad,
+                   Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
@@ -220,7 +239,10 @@ def Graph_AvgPool2DOp : Graph_ComputeOp<"avg_pool2d"> {
 
 def Graph_GlobalAvgPoolOp : Graph_ComputeOp<"global_avg_pool"> {
   let summary = "mean over H and W: N x C x H x W to N x C x 1 x 1";
-  let arguments = (ins AnyTensor:$x);
+  let description = [{
+    With `layout = "NHWC"`: N x H x W x C to N x 1 x 1 x C.
+  }];
+  let arguments = (ins AnyTensor:$x, Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
@@ -252,10 +274,21 @@ def Graph_FlattenOp : Graph_ComputeOp<"flatten"> {
 
 def Graph_TransposeOp : Graph_ComputeOp<"transpose"> {
   let summary = "permutes dimensions: output dim i is input dim perm[i]";
+  let description = [{
+    A layout change. Canonicalization composes two in a row (and drops the
+    pair when they cancel), turns one that only moves dimensions of size 1
+    into a `graph.reshape`, and moves one past the elementwise op that is its
+    only user (`relu(transpose(x))` becomes `transpose(relu(x))`, the other
+    operands of a binary op taken through the inverse permutation when that
+    costs nothing: a constant, a value whose permuted form is a reshape, or
+    one that is itself such a transpose), so that layout changes gather
+    where they cancel.
+  }];
   let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$perm);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
@@ -270,9 +303,9 @@ def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
       "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
+// Not Graph_Elementwise: each output element depends on its whole row.
 def Graph_SoftmaxOp : Graph_ComputeOp<"softmax",
-                                      [Graph_Elementwise,
-                                    AllTypesMatch<["x", "output"]>]> {
+                                      [AllTypesMatch<["x", "output"]>]> {
   let summary = "softmax along `axis`, with the maximum subtracted first";
   let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs AnyTensor:$output);

@@ -1,0 +1,263 @@
+//===- ConvertLayout.cpp - Convolutions and pooling in NHWC -----*- C++ -*-===//
+//
+// graph-convert-layout: the layout is a graph decision (TVM's ConvertLayout,
+// ONNX Runtime's NCHWc transformer), not the code generator's. Every NCHW
+// conv2d becomes an NHWC one between two transposes, its constant weight
+// permuted at compile time; then the transposes move toward each other and
+// cancel (graph.transpose's canonicalization patterns and the pooling and
+// concat ones below), so that activations stay NHWC from the first
+// convolution to the last and the code generator needs no transpose.
+//
+// NHWC rather than a channel-blocked NCHWc: the code generator's
+// convolution kernels (Vectorize.cpp) are NHWC, with output channels in the
+// vector lanes, so NHWC is what it runs without any layout change, and it
+// needs no new op for the blocked layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Transforms/Passes.h"
+#include "graph/Transforms/RewriteDriver.h"
+
+#include "mlir/IR/Iterators.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace mlir {
+namespace graph {
+#define GEN_PASS_DEF_GRAPHCONVERTLAYOUT
+#include "graph/Transforms/Passes.h.inc"
+} // namespace graph
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::graph;
+
+/// Permutations between the layouts: dim i of the result is dim perm[i] of
+/// the operand.
+static constexpr int64_t kToNHWC[] = {0, 2, 3, 1};
+static constexpr int64_t kToNCHW[] = {0, 3, 1, 2};
+static constexpr int64_t kFCHWToHWCF[] = {2, 3, 1, 0};
+
+static RankedTensorType permuteType(Type type, ArrayRef<int64_t> perm) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(ranked.getDimSize(d));
+  return RankedTensorType::get(shape, ranked.getElementType());
+}
+
+/// Whether the only user of `op`'s result is `user` (once or more).
+static bool hasSingleUser(Operation *op, Operation *user) {
+  return !op->use_empty() &&
+         llvm::all_of(op->getUsers(), [&](Operation *u) { return u == user; });
+}
+
+namespace {
+/// The NHWC form of NCHW values, made once per value right after its
+/// definition, so that every convolution reading the value shares it.
+class NHWCValues {
+public:
+  Value get(RewriterBase &rewriter, Value value) {
+    // A value that comes from NHWC is read there directly.
+    if (auto transpose = value.getDefiningOp<TransposeOp>())
+      if (transpose.getPerm() == ArrayRef<int64_t>(kToNCHW))
+        return transpose.getX();
+    Value &nhwc = cache[value];
+    if (!nhwc) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(value);
+      nhwc = TransposeOp::create(rewriter, value.getLoc(),
+                                 permuteType(value.getType(), kToNHWC), value,
+                                 kToNHWC);
+    }
+    return nhwc;
+  }
+
+private:
+  llvm::DenseMap<Value, Value> cache;
+};
+} // namespace
+
+/// Replaces an NCHW conv2d by the NHWC one between transposes; a constant
+/// weight is permuted to HWCF by the transpose's fold hook.
+static void convertConv(RewriterBase &rewriter, Conv2DOp conv,
+                        NHWCValues &nhwcValues) {
+  Location loc = conv.getLoc();
+  Value input = nhwcValues.get(rewriter, conv.getInput());
+  rewriter.setInsertionPoint(conv);
+  Value weight = rewriter.createOrFold<TransposeOp>(
+      conv.getWeight().getLoc(),
+      permuteType(conv.getWeight().getType(), kFCHWToHWCF), conv.getWeight(),
+      kFCHWToHWCF);
+  auto nhwc =
+      Conv2DOp::create(rewriter, loc, permuteType(conv.getType(), kToNHWC),
+                       input, weight, conv.getBias(), conv.getStridesAttr(),
+                       conv.getPaddingAttr(), conv.getDilationsAttr(),
+                       conv.getGroupsAttr(), rewriter.getStringAttr("NHWC"));
+  nhwc->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
+  rewriter.replaceOpWithNewOp<TransposeOp>(conv, conv.getType(), nhwc, kToNCHW);
+}
+
+namespace {
+/// pool(transpose(x, NHWC to NCHW)) -> transpose(pool in NHWC (x)) for the
+/// pool that is the transpose's only user.
+template <typename PoolOp>
+struct SinkTransposeThroughPool : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern<TransposeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getPerm() != ArrayRef<int64_t>(kToNCHW) || op->use_empty())
+      return failure();
+    auto pool = dyn_cast<PoolOp>(*op->getUsers().begin());
+    if (!pool || !hasSingleUser(op, pool) || pool.getLayout() != "NCHW")
+      return failure();
+    rewriter.setInsertionPoint(pool);
+    OperationState state(pool.getLoc(), pool->getName(), ValueRange{op.getX()},
+                         {permuteType(pool.getType(), kToNHWC)},
+                         pool->getAttrs());
+    state.attributes.set(pool.getLayoutAttrName(),
+                         rewriter.getStringAttr("NHWC"));
+    Operation *nhwc = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<TransposeOp>(pool, pool.getType(),
+                                             nhwc->getResult(0), kToNCHW);
+    return success();
+  }
+};
+
+/// concat(transpose(x1, p), ..., transpose(xn, p), axis) ->
+/// transpose(concat(x1, ..., xn, p[axis]), p), when the concat is the only
+/// user of each transpose: n layout changes become one.
+struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> inputs;
+    std::optional<ArrayRef<int64_t>> perm;
+    for (Value input : concat.getInputs()) {
+      auto transpose = input.getDefiningOp<TransposeOp>();
+      if (!transpose || !hasSingleUser(transpose, concat) ||
+          (perm && transpose.getPerm() != *perm))
+        return failure();
+      perm = transpose.getPerm();
+      inputs.push_back(transpose.getX());
+    }
+    int64_t rank = perm->size();
+    int64_t axis =
+        concat.getAxis() < 0 ? concat.getAxis() + rank : concat.getAxis();
+    if (axis < 0 || axis >= rank)
+      return failure();
+    SmallVector<int64_t> inverse(rank);
+    for (auto [i, p] : llvm::enumerate(*perm))
+      inverse[p] = i;
+    auto moved = ConcatOp::create(
+        rewriter, concat.getLoc(), permuteType(concat.getType(), inverse),
+        inputs, rewriter.getI64IntegerAttr((*perm)[axis]));
+    rewriter.replaceOpWithNewOp<TransposeOp>(concat, concat.getType(), moved,
+                                             *perm);
+    return success();
+  }
+};
+
+/// Whether `op` runs in NHWC as well as in NCHW: convs and pools have a
+/// layout attribute, concats and elementwise ops let layout changes through.
+static bool isLayoutFlexible(Operation *op) {
+  return isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ConcatOp>(
+             op) ||
+         isElementwise(op);
+}
+
+/// The NCHW convs worth converting: those connected, through ops that run
+/// in either layout, to another conv or a pool. A conv alone in such a
+/// region keeps both its layout changes whatever the pass does, and in
+/// NCHW its lowering transposes tile by tile inside the fused kernel
+/// rather than whole tensors outside it (a conv_bn_relu block).
+static SmallVector<Conv2DOp> getConvsToConvert(Operation *root) {
+  llvm::EquivalenceClasses<Operation *> regions;
+  SmallVector<Operation *> windowOps;
+  root->walk([&](Operation *op) {
+    if (!isLayoutFlexible(op) || op->getParentOfType<FusedOp>())
+      return;
+    regions.insert(op);
+    if (isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
+      windowOps.push_back(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == op->getBlock() && isLayoutFlexible(def))
+        regions.unionSets(op, def);
+  });
+  llvm::DenseMap<Operation *, int64_t> windowOpsPerRegion;
+  for (Operation *op : windowOps)
+    ++windowOpsPerRegion[regions.getLeaderValue(op)];
+  SmallVector<Conv2DOp> convs;
+  for (Operation *op : windowOps) {
+    auto conv = dyn_cast<Conv2DOp>(op);
+    if (conv && conv.getLayout() == "NCHW" &&
+        windowOpsPerRegion[regions.getLeaderValue(op)] > 1)
+      convs.push_back(conv);
+  }
+  return convs;
+}
+
+/// Remembers the ops a rewriter creates and has not erased since.
+struct CreatedOps : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    ops.insert(op);
+  }
+  void notifyOperationErased(Operation *op) override { ops.erase(op); }
+
+  /// Erases those left unused: a reverse walk sees users before producers.
+  void eraseDeadOnes(Operation *root) {
+    IRRewriter rewriter(root->getContext());
+    root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+      if (ops.contains(op) && isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+    });
+  }
+
+  llvm::DenseSet<Operation *> ops;
+};
+
+struct GraphConvertLayoutPass
+    : public graph::impl::GraphConvertLayoutBase<GraphConvertLayoutPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation());
+    CreatedOps created;
+    IRRewriter rewriter(context, &created);
+    NHWCValues nhwcValues;
+    for (Conv2DOp conv : convs)
+      convertConv(rewriter, conv, nhwcValues);
+
+    // Every pattern moves or removes a transpose: without one, done.
+    if (!getOperation()
+             ->walk([](TransposeOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      return;
+
+    RewritePatternSet patterns(context);
+    TransposeOp::getCanonicalizationPatterns(patterns, context);
+    patterns.add<SinkTransposeThroughPool<MaxPool2DOp>,
+                 SinkTransposeThroughPool<AvgPool2DOp>,
+                 SinkTransposeThroughPool<GlobalAvgPoolOp>,
+                 SinkTransposesThroughConcat>(context);
+    // The patterns make the constants they need; nothing else is folded, and
+    // ops that were dead already stay for graph-eliminate-dead-code (each
+    // pass shows its own effect). What the pass made and no longer needs
+    // (layout changes that cancelled) goes.
+    if (failed(applyPatternsKeepingDeadOps(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            /*maxRewritesPerOp=*/10, &created)))
+      return signalPassFailure();
+    created.eraseDeadOnes(getOperation());
+  }
+};
+} // namespace

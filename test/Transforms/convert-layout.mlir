@@ -1,0 +1,186 @@
+// RUN: graph-opt %s --graph-convert-layout --split-input-file | FileCheck %s
+// Running the pass twice gives the same IR as running it once.
+// RUN: graph-opt %s --graph-convert-layout --split-input-file \
+// RUN:   | graph-opt --graph-convert-layout --split-input-file | FileCheck %s
+
+// A small ResNet: every conv and pool runs in NHWC and the layout changes
+// between them cancel. One transpose is left, at the input; the global
+// pool's 1x1xC result needs none (a reshape). The constant weights are
+// permuted to HWCF at compile time; the batch_norm moves with the layout.
+
+// CHECK-LABEL: func.func @resnet
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>, %[[S:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[XT:.*]] = graph.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
+// CHECK-NOT: graph.transpose
+// CHECK: %[[W1:.*]] = graph.constant dense<5.000000e-01> : tensor<3x3x3x4xf32>
+// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1]] {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK-NEXT: %[[BN:.*]] = graph.batch_norm %[[C1]], %[[S]], %[[S]], %[[S]], %[[S]] {layout = "NHWC"}
+// CHECK-NEXT: %[[R1:.*]] = graph.relu %[[BN]] : tensor<1x8x8x4xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.max_pool2d %[[R1]] {kernel = array<i64: 2, 2>, layout = "NHWC", strides = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[C2:.*]] = graph.conv2d %[[P]], %{{.*}} {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[C2]], %[[P]] : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: %[[R2:.*]] = graph.relu %[[ADD]]
+// CHECK-NEXT: %[[G:.*]] = graph.global_avg_pool %[[R2]] {layout = "NHWC"} : (tensor<1x4x4x4xf32>) -> tensor<1x1x1x4xf32>
+// CHECK-NEXT: %[[GR:.*]] = graph.reshape %[[G]] {shape = array<i64: 1, 4, 1, 1>} : (tensor<1x1x1x4xf32>) -> tensor<1x4x1x1xf32>
+// CHECK-NEXT: %[[F:.*]] = graph.flatten %[[GR]]
+// CHECK-NOT: graph.transpose
+// CHECK: return
+func.func @resnet(%x: tensor<1x3x8x8xf32>, %s: tensor<4xf32>) -> tensor<1x10xf32> {
+  %w = graph.constant dense<0.5> : tensor<4x3x3x3xf32>
+  %0 = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = graph.batch_norm %0, %s, %s, %s, %s : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %2 = graph.relu %1 : tensor<1x4x8x8xf32>
+  %p = graph.max_pool2d %2 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  %w2 = graph.constant dense<0.25> : tensor<4x4x3x3xf32>
+  %3 = graph.conv2d %p, %w2 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32>
+  %4 = graph.add %3, %p : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %5 = graph.relu %4 : tensor<1x4x4x4xf32>
+  %g = graph.global_avg_pool %5 : (tensor<1x4x4x4xf32>) -> tensor<1x4x1x1xf32>
+  %f = graph.flatten %g : (tensor<1x4x1x1xf32>) -> tensor<1x4xf32>
+  %fw = graph.constant dense<0.1> : tensor<4x10xf32>
+  %y = graph.gemm %f, %fw : (tensor<1x4xf32>, tensor<4x10xf32>) -> tensor<1x10xf32>
+  return %y : tensor<1x10xf32>
+}
+
+// -----
+
+// A constant weight is permuted FCHW -> HWCF by the transpose's fold hook:
+// weight[f][0][0][kw] lands at [0][kw][0][f].
+
+// CHECK-LABEL: func.func @weight_values
+// CHECK: graph.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00]], {{\[\[}}2.000000e+00, 4.000000e+00]]]]> : tensor<1x2x1x2xf32>
+// CHECK-NOT: graph.constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00]]]
+func.func @weight_values(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x1xf32> {
+  %w = graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %0 = graph.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3x2xf32>
+  %1 = graph.max_pool2d %0 {kernel = array<i64: 1, 2>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x3x1xf32>
+  return %1 : tensor<1x2x3x1xf32>
+}
+
+// -----
+
+// A conv alone (no other conv or pool reachable through ops that run in
+// either layout) stays NCHW: its two layout changes would stay whatever the
+// pass did, and the NCHW lowering does them tile by tile in its kernel.
+
+// CHECK-LABEL: func.func @lone_conv
+// CHECK-NOT: graph.transpose
+// CHECK-NOT: layout
+// CHECK: return
+func.func @lone_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
+                     %s: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = graph.batch_norm %0, %s, %s, %s, %s : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %2 = graph.relu %1 : tensor<1x4x6x6xf32>
+  %3 = graph.softmax %2 {axis = 1} : tensor<1x4x6x6xf32>
+  %4 = graph.relu %3 : tensor<1x4x6x6xf32>
+  %5 = graph.max_pool2d %4 {kernel = array<i64: 2, 2>} : (tensor<1x4x6x6xf32>) -> tensor<1x4x5x5xf32>
+  return %2 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// A conv whose output is both a model output and the input of another conv:
+// the transpose of the first output must stay (the model returns NCHW); the
+// second conv reads the NHWC value directly.
+
+// CHECK-LABEL: func.func @conv_two_users
+// CHECK: %[[C1:.*]] = graph.conv2d {{.*}}layout = "NHWC"
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[C1]] : tensor<1x8x8x4xf32>
+// CHECK-NEXT: %[[OUT1:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: %[[C2:.*]] = graph.conv2d %[[R]], %{{.*}} {layout = "NHWC"}
+// CHECK-NEXT: %[[OUT2:.*]] = graph.transpose %[[C2]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[OUT1]], %[[OUT2]]
+func.func @conv_two_users(%x: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
+  %w = graph.constant dense<0.5> : tensor<4x3x3x3xf32>
+  %w2 = graph.constant dense<0.25> : tensor<4x4x1x1xf32>
+  %0 = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = graph.relu %0 : tensor<1x4x8x8xf32>
+  %2 = graph.conv2d %1, %w2 : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  return %1, %2 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Two convs of one input share its layout change; their concat along the
+// channels becomes a concat along the last dimension, and the relu after it
+// runs in NHWC too. Non-constant weights are transposed where they enter.
+
+// CHECK-LABEL: func.func @concat_convs
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>, %[[W1:.*]]: tensor<2x3x1x1xf32>, %[[W2:.*]]: tensor<5x3x1x1xf32>)
+// CHECK-NEXT: %[[XT:.*]] = graph.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NEXT: %[[W1T:.*]] = graph.transpose %[[W1]] {perm = array<i64: 2, 3, 1, 0>}
+// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1T]] {layout = "NHWC"}
+// CHECK-NEXT: %[[W2T:.*]] = graph.transpose %[[W2]] {perm = array<i64: 2, 3, 1, 0>}
+// CHECK-NEXT: %[[C2:.*]] = graph.conv2d %[[XT]], %[[W2T]] {layout = "NHWC"}
+// CHECK-NEXT: %[[CAT:.*]] = graph.concat %[[C1]], %[[C2]] {axis = 3 : i64} : (tensor<1x8x8x2xf32>, tensor<1x8x8x5xf32>) -> tensor<1x8x8x7xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[CAT]] : tensor<1x8x8x7xf32>
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[T]]
+func.func @concat_convs(%x: tensor<1x3x8x8xf32>, %w1: tensor<2x3x1x1xf32>, %w2: tensor<5x3x1x1xf32>) -> tensor<1x7x8x8xf32> {
+  %0 = graph.conv2d %x, %w1 : (tensor<1x3x8x8xf32>, tensor<2x3x1x1xf32>) -> tensor<1x2x8x8xf32>
+  %1 = graph.conv2d %x, %w2 : (tensor<1x3x8x8xf32>, tensor<5x3x1x1xf32>) -> tensor<1x5x8x8xf32>
+  %2 = graph.concat %0, %1 {axis = 1} : (tensor<1x2x8x8xf32>, tensor<1x5x8x8xf32>) -> tensor<1x7x8x8xf32>
+  %3 = graph.relu %2 : tensor<1x7x8x8xf32>
+  return %3 : tensor<1x7x8x8xf32>
+}
+
+// -----
+
+// An op with no NHWC form (softmax over the channels) keeps the transpose
+// before it; the per-channel bias before it is permuted at compile time.
+
+// CHECK-LABEL: func.func @softmax_needs_nchw
+// CHECK: %[[C:.*]] = graph.conv2d {{.*}}layout = "NHWC"
+// CHECK-NEXT: %[[B:.*]] = graph.constant dense<[{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]]]> : tensor<1x1x4xf32>
+// CHECK-NEXT: %[[ADD:.*]] = graph.add %[[C]], %[[B]]
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %[[ADD]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: graph.softmax %[[T]] {axis = 1 : i64}
+func.func @softmax_needs_nchw(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32> {
+  %b = graph.constant dense<[[[1.0]], [[2.0]], [[3.0]], [[4.0]]]> : tensor<4x1x1xf32>
+  %p = graph.max_pool2d %x {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %0 = graph.conv2d %p, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %1 = graph.add %0, %b : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %2 = graph.softmax %1 {axis = 1} : tensor<1x4x8x8xf32>
+  return %2 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// A pool whose input does not come from NHWC stays NCHW: converting it
+// would add two layout changes. Depthwise convs convert like any other,
+// and an avg_pool after one follows it into NHWC.
+
+// CHECK-LABEL: func.func @pools
+// CHECK-NEXT: %[[P:.*]] = graph.max_pool2d %{{.*}} {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+// CHECK-NEXT: %[[PT:.*]] = graph.transpose %[[P]] {perm = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[D:.*]] = graph.conv2d %[[PT]], %{{.*}} {groups = 4 : i64, layout = "NHWC"} : (tensor<1x7x7x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x5x5x4xf32>
+// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[D]] {count_include_pad, kernel = array<i64: 2, 2>, layout = "NHWC", padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x5x4xf32>) -> tensor<1x3x3x4xf32>
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[T]]
+func.func @pools(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x3x3xf32> {
+  %p = graph.max_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  %w = graph.constant dense<0.5> : tensor<4x1x3x3xf32>
+  %0 = graph.conv2d %p, %w {groups = 4} : (tensor<1x4x7x7xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
+  %1 = graph.avg_pool2d %0 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, count_include_pad} : (tensor<1x4x5x5xf32>) -> tensor<1x4x3x3xf32>
+  return %1 : tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// Ops inside a fused group are left as they are.
+
+// CHECK-LABEL: func.func @inside_fused
+// CHECK-NOT: graph.transpose
+// CHECK: graph.conv2d
+// CHECK-NOT: layout
+// CHECK: graph.yield
+func.func @inside_fused(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = graph.fused "conv2d_relu"(%x, %w) : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32> {
+  ^bb0(%a: tensor<1x1x3x3xf32>, %b: tensor<2x1x1x1xf32>):
+    %1 = graph.conv2d %a, %b : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+    %2 = graph.relu %1 : tensor<1x2x3x3xf32>
+    graph.yield %2 : tensor<1x2x3x3xf32>
+  }
+  return %0 : tensor<1x2x3x3xf32>
+}
