@@ -220,8 +220,10 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       scope.nest("LLVM optimization and JIT code generation");
   std::string irPath =
       options.objectDumpPath.empty() ? "" : options.objectDumpPath + ".ll";
-  std::function<llvm::Error(llvm::Module *)> optimize = withAddressSanitizer(
-      [tmPtr](llvm::Module *module) { return optimizeLLVMIR(*module, *tmPtr); });
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      withAddressSanitizer([tmPtr](llvm::Module *module) {
+        return optimizeLLVMIR(*module, *tmPtr);
+      });
   std::function<llvm::Error(llvm::Module *)> transformer =
       [optimize, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
     TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");

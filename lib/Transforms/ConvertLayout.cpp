@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Transforms/Liveness.h"
 #include "graph/Transforms/Passes.h"
 #include "graph/Transforms/RewriteDriver.h"
 
@@ -50,10 +51,13 @@ static RankedTensorType permuteType(Type type, ArrayRef<int64_t> perm) {
   return RankedTensorType::get(shape, ranked.getElementType());
 }
 
-/// Whether the only user of `op`'s result is `user` (once or more).
-static bool hasSingleUser(Operation *op, Operation *user) {
-  return !op->use_empty() &&
-         llvm::all_of(op->getUsers(), [&](Operation *u) { return u == user; });
+/// Whether the only live user of `op`'s result is `user` (once or more).
+/// Dead users do not count: the decision must not change when
+/// graph-eliminate-dead-code has run before (graph-optimize is idempotent).
+static bool hasSingleLiveUser(Operation *op, Operation *user,
+                              const LiveOps &live) {
+  SmallVector<Operation *> users = live.getLiveUsers(op->getResult(0));
+  return users.size() == 1 && users.front() == user;
 }
 
 namespace {
@@ -70,9 +74,11 @@ public:
     if (!nhwc) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointAfterValue(value);
-      nhwc = TransposeOp::create(rewriter, value.getLoc(),
-                                 permuteType(value.getType(), kToNHWC), value,
-                                 kToNHWC);
+      // A constant is permuted at compile time, as graph-fold-constants
+      // (which ran before) would have.
+      nhwc = rewriter.createOrFold<TransposeOp>(
+          value.getLoc(), permuteType(value.getType(), kToNHWC), value,
+          kToNHWC);
     }
     return nhwc;
   }
@@ -107,14 +113,18 @@ namespace {
 /// pool that is the transpose's only user.
 template <typename PoolOp>
 struct SinkTransposeThroughPool : public OpRewritePattern<TransposeOp> {
-  using OpRewritePattern<TransposeOp>::OpRewritePattern;
+  SinkTransposeThroughPool(MLIRContext *context, const LiveOps &live)
+      : OpRewritePattern<TransposeOp>(context), live(live) {}
+  const LiveOps &live;
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getPerm() != ArrayRef<int64_t>(kToNCHW) || op->use_empty())
+    if (op.getPerm() != ArrayRef<int64_t>(kToNCHW))
       return failure();
-    auto pool = dyn_cast<PoolOp>(*op->getUsers().begin());
-    if (!pool || !hasSingleUser(op, pool) || pool.getLayout() != "NCHW")
+    SmallVector<Operation *> users = live.getLiveUsers(op.getResult());
+    auto pool = users.empty() ? PoolOp() : dyn_cast<PoolOp>(users.front());
+    if (!pool || !hasSingleLiveUser(op, pool, live) ||
+        pool.getLayout() != "NCHW")
       return failure();
     rewriter.setInsertionPoint(pool);
     OperationState state(pool.getLoc(), pool->getName(), ValueRange{op.getX()},
@@ -133,7 +143,9 @@ struct SinkTransposeThroughPool : public OpRewritePattern<TransposeOp> {
 /// transpose(concat(x1, ..., xn, p[axis]), p), when the concat is the only
 /// user of each transpose: n layout changes become one.
 struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SinkTransposesThroughConcat(MLIRContext *context, const LiveOps &live)
+      : OpRewritePattern<ConcatOp>(context), live(live) {}
+  const LiveOps &live;
 
   LogicalResult matchAndRewrite(ConcatOp concat,
                                 PatternRewriter &rewriter) const override {
@@ -141,7 +153,7 @@ struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
     std::optional<ArrayRef<int64_t>> perm;
     for (Value input : concat.getInputs()) {
       auto transpose = input.getDefiningOp<TransposeOp>();
-      if (!transpose || !hasSingleUser(transpose, concat) ||
+      if (!transpose || !hasSingleLiveUser(transpose, concat, live) ||
           (perm && transpose.getPerm() != *perm))
         return failure();
       perm = transpose.getPerm();
@@ -177,18 +189,22 @@ static bool isLayoutFlexible(Operation *op) {
 /// region keeps both its layout changes whatever the pass does, and in
 /// NCHW its lowering transposes tile by tile inside the fused kernel
 /// rather than whole tensors outside it (a conv_bn_relu block).
-static SmallVector<Conv2DOp> getConvsToConvert(Operation *root) {
+static SmallVector<Conv2DOp> getConvsToConvert(Operation *root,
+                                               const LiveOps &live) {
   llvm::EquivalenceClasses<Operation *> regions;
   SmallVector<Operation *> windowOps;
   root->walk([&](Operation *op) {
-    if (!isLayoutFlexible(op) || op->getParentOfType<FusedOp>())
+    // Dead ops connect nothing: DCE before must not change the regions.
+    if (!isLayoutFlexible(op) || op->getParentOfType<FusedOp>() ||
+        live.isDead(op))
       return;
     regions.insert(op);
     if (isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
       windowOps.push_back(op);
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp();
-          def && def->getBlock() == op->getBlock() && isLayoutFlexible(def))
+          def && def->getBlock() == op->getBlock() && isLayoutFlexible(def) &&
+          live.isLive(def))
         regions.unionSets(op, def);
   });
   llvm::DenseMap<Operation *, int64_t> windowOpsPerRegion;
@@ -204,13 +220,20 @@ static SmallVector<Conv2DOp> getConvsToConvert(Operation *root) {
   return convs;
 }
 
-/// Remembers the ops a rewriter creates and has not erased since.
+/// Remembers the ops a rewriter creates and has not erased since, and keeps
+/// the liveness analysis from taking a new op at an erased one's address for
+/// dead.
 struct CreatedOps : public RewriterBase::Listener {
+  explicit CreatedOps(LiveOps &live) : live(live) {}
+
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint previous) override {
     ops.insert(op);
   }
-  void notifyOperationErased(Operation *op) override { ops.erase(op); }
+  void notifyOperationErased(Operation *op) override {
+    ops.erase(op);
+    live.forget(op);
+  }
 
   /// Erases those left unused: a reverse walk sees users before producers.
   void eraseDeadOnes(Operation *root) {
@@ -222,6 +245,7 @@ struct CreatedOps : public RewriterBase::Listener {
   }
 
   llvm::DenseSet<Operation *> ops;
+  LiveOps &live;
 };
 
 struct GraphConvertLayoutPass
@@ -230,8 +254,9 @@ struct GraphConvertLayoutPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation());
-    CreatedOps created;
+    LiveOps live(getOperation());
+    SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation(), live);
+    CreatedOps created(live);
     IRRewriter rewriter(context, &created);
     NHWCValues nhwcValues;
     for (Conv2DOp conv : convs)
@@ -248,7 +273,7 @@ struct GraphConvertLayoutPass
     patterns.add<SinkTransposeThroughPool<MaxPool2DOp>,
                  SinkTransposeThroughPool<AvgPool2DOp>,
                  SinkTransposeThroughPool<GlobalAvgPoolOp>,
-                 SinkTransposesThroughConcat>(context);
+                 SinkTransposesThroughConcat>(context, live);
     // The patterns make the constants they need; nothing else is folded, and
     // ops that were dead already stay for graph-eliminate-dead-code (each
     // pass shows its own effect). What the pass made and no longer needs

@@ -184,3 +184,48 @@ func.func @inside_fused(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x1x1xf32>) -> ten
   }
   return %0 : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Dead ops change nothing (graph-optimize is idempotent: its DCE at the end
+// must not enable a second run of this pass to do more, found by
+// fuzz/random_graphs.py). The softmax, a dead user of the conv's result,
+// does not keep the avg_pool from following the conv into NHWC, and the dead
+// max_pool does not make a lone conv worth converting. A constant input is
+// permuted at compile time.
+
+// CHECK-LABEL: func.func @dead_users
+// CHECK: %[[C:.*]] = graph.conv2d %{{.*}} {layout = "NHWC"}
+// CHECK-NEXT: graph.transpose %[[C]]
+// CHECK-NEXT: graph.softmax
+// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[C]] {kernel = array<i64: 2, 2>, layout = "NHWC"}
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[T]]
+func.func @dead_users(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x7x7xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %dead = graph.softmax %0 {axis = 1 : i64} : tensor<1x4x8x8xf32>
+  %1 = graph.avg_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  return %1 : tensor<1x4x7x7xf32>
+}
+
+// CHECK-LABEL: func.func @dead_pool
+// CHECK-NOT: graph.transpose
+// CHECK: graph.conv2d
+// CHECK-NOT: layout = "NHWC"
+// CHECK: return
+func.func @dead_pool(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %dead = graph.max_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @constant_input
+// CHECK-NOT: graph.transpose %cst
+// CHECK: %[[CST:.*]] = graph.constant dense<{{.*}}> : tensor<1x2x2x1xf32>
+// CHECK: graph.conv2d %[[CST]]
+func.func @constant_input(%w: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
+  %x = graph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf32>
+  %0 = graph.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  %1 = graph.max_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
+  return %1 : tensor<1x1x1x1xf32>
+}

@@ -414,8 +414,8 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
     RankedTensorType type = pad.getResultType();
     // Not a tensor.empty: CSE would merge the identical fills of two pads
     // into one tensor, which each insertion then copies.
-    Value empty = bufferization::AllocTensorOp::create(rewriter, loc, type,
-                                                       ValueRange{});
+    Value empty =
+        bufferization::AllocTensorOp::create(rewriter, loc, type, ValueRange{});
     // The padding value, made again here: its constant may come later.
     Value padValue =
         arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));

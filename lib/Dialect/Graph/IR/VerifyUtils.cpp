@@ -1,6 +1,7 @@
 //===- VerifyUtils.cpp - Shared checks of the op verifiers ------*- C++ -*-===//
 
 #include "VerifyUtils.h"
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -65,8 +66,18 @@ LogicalResult mlir::graph::checkTensorOf(Operation *op, Value value,
       shaped ? getElementKind(shaped.getElementType()) : std::nullopt;
   bool accepted = kind && isInClass(*kind, cls);
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (accepted && type && type.hasStaticShape())
-    return success();
+  if (accepted && type && type.hasStaticShape()) {
+    // Its size in bytes fits int64, so that no element count or offset
+    // computed from it (by a fold, the lowering or the runtime) overflows.
+    std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+    int64_t elementBytes = std::max<int64_t>(
+        llvm::divideCeil(type.getElementTypeBitWidth(), 8), 1);
+    if (count && llvm::checkedMul(*count, elementBytes))
+      return success();
+    return op->emitOpError() << what << " of type " << type
+                             << " is too large: its size in bytes does not "
+                                "fit in int64";
+  }
   // An accepted element type in a dynamic shape: the message names that
   // type (for f32, the core ops' message word for word).
   InFlightDiagnostic diag =
