@@ -47,6 +47,11 @@ struct GraphLowerToLLVMOptions
       llvm::cl::desc("Target features to add or remove, e.g. "
                      "+avx2,-avx512f"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Wrap each kernel call in calls to the runtime's "
+                     "profiler (graph-instrument-kernels)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM

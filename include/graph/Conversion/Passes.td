@@ -32,6 +32,31 @@ def GraphOutlineKernels : Pass<"graph-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def GraphInstrumentKernels
+    : Pass<"graph-instrument-kernels", "::mlir::ModuleOp"> {
+  let summary = "Time each kernel call: wrap it in calls to the runtime's "
+                "profiler";
+  let description = [{
+    Runs after `graph-outline-kernels`, when `graph-lower-to-llvm` is given
+    `profile=true` (`graph-run --profile`). Every call to a kernel (a
+    function marked `graph.kernel`) gets a number, its call site's, and is
+    wrapped in `func.call @graph_profile_enter(%id)` and
+    `func.call @graph_profile_exit(%id)`, external functions that the
+    runtime (lib/Runtime/Profiler.cpp) defines. The module gets the table
+    of call sites in the attribute `graph.profile`, one dictionary per
+    number: `name` (the call's location: its ONNX node names, else
+    file:line, else the kernel's name), `kernel` (the function), `kind`,
+    `flops` (of its convolutions and matrix products, from the static
+    shapes: 2*N*F*OH*OW*C/groups*KH*KW, 2*M*N*K) and `bytes` (the sizes of
+    the kernel's operands and results). Without this pass, no profiling
+    code is generated.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+  ];
+}
+
 def ConvertGraphToLinalg : Pass<"convert-graph-to-linalg"> {
   let summary = "Lower graph ops to linalg on tensors, tensor, arith and math";
   let description = [{

@@ -198,6 +198,9 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // Nothing else is fused here: graph-fuse decides every fusion, so an op
   // outside a group stays a kernel of its own (-O0 is one kernel per op).
   pm.addPass(createGraphOutlineKernels());
+  // Profiling code only when asked for: otherwise the code is unchanged.
+  if (options.profile)
+    pm.addPass(createGraphInstrumentKernels());
   pm.addPass(createConvertGraphToLinalg());
   pm.addPass(createGraphLowerFused());
   pm.addPass(createCanonicalizerPass());
