@@ -75,6 +75,7 @@ std::string CompileCache::computeKey(llvm::StringRef model,
   add("entry", options.entry);
   add("opt-level", std::to_string(options.optLevel));
   add("lowering-pipeline", options.loweringPipeline);
+  add("profile", options.profile ? "1" : "0");
   add("triple", tm.getTargetTriple().str());
   add("cpu", tm.getTargetCPU());
   add("features", tm.getTargetFeatureString());

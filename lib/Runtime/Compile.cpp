@@ -41,6 +41,7 @@ using namespace mlir::graph;
 using namespace mlir::graph::runtime;
 
 static constexpr llvm::StringLiteral kNameAttr = "graph.name";
+static constexpr llvm::StringLiteral kProfileAttr = "graph.profile";
 
 //===----------------------------------------------------------------------===//
 // The compiler's version
@@ -178,6 +179,7 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     GraphLowerToLLVMOptions lowerOptions;
     lowerOptions.targetCpu = options.targetCpu;
     lowerOptions.targetFeatures = options.targetFeatures;
+    lowerOptions.profile = options.profile;
     graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
   } else {
     std::string parseErrors;
@@ -190,6 +192,25 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     return makeError("compiling @" + options.entry + " at -O" +
                      llvm::Twine(options.optLevel) + " failed");
   passTimer.stop();
+
+  // The profiler's table of call sites (graph-instrument-kernels), which
+  // the module carries no further.
+  if (auto table = (*module)->getAttrOfType<ArrayAttr>(kProfileAttr)) {
+    for (auto entry : table.getAsRange<DictionaryAttr>()) {
+      ProfiledKernel &kernel = lowered.profiledKernels.emplace_back();
+      if (auto name = entry.getAs<StringAttr>("name"))
+        kernel.name = name.str();
+      if (auto callee = entry.getAs<StringAttr>("kernel"))
+        kernel.kernel = callee.str();
+      if (auto kind = entry.getAs<StringAttr>("kind"))
+        kernel.kind = kind.str();
+      if (auto flops = entry.getAs<IntegerAttr>("flops"))
+        kernel.flops = flops.getValue().getZExtValue();
+      if (auto bytes = entry.getAs<IntegerAttr>("bytes"))
+        kernel.bytes = bytes.getValue().getZExtValue();
+    }
+    (*module)->removeAttr(kProfileAttr);
+  }
 
   // graph.name has served its purpose (the signature has been read); the
   // translation to LLVM IR would warn about an attribute it cannot place.

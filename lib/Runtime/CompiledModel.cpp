@@ -18,6 +18,7 @@
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/AllocationCounter.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Runtime/Profiler.h"
 #include "graph/Support/NestingDepth.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
@@ -62,6 +63,13 @@ getRuntimeSymbolMap(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols = getAllocationSymbolMap(interner);
   symbols[interner("memrefCopy")] = {
       llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  // The profiler's hooks, which only code compiled with profiling calls.
+  symbols[interner("graph_profile_enter")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&graph_profile_enter),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  symbols[interner("graph_profile_exit")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&graph_profile_exit),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   return symbols;
 }
@@ -165,7 +173,8 @@ static llvm::Error checkRuntimeNames(ModuleOp module) {
     StringRef name = other.getSymName();
     if (!other.isExternal() &&
         (name == "memrefCopy" ||
-         llvm::is_contained(getAllocationSymbolNames(), name))) {
+         llvm::is_contained(getAllocationSymbolNames(), name) ||
+         llvm::is_contained(getProfilerSymbolNames(), name))) {
       other.emitError() << "function @" << name
                         << " clashes with the runtime's function of that "
                            "name";
@@ -211,6 +220,7 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   std::unique_ptr<CompiledModel> model(new CompiledModel());
   model->signature = lowered->metadata.signature;
   model->targetDescription = target->describe();
+  model->profiledKernels = std::move(lowered->profiledKernels);
 
   // LLVM's own optimization and code generation, the same functions as
   // graph-compile's (Compile.h); the JIT runs them when the entry is looked

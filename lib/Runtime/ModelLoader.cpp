@@ -84,6 +84,11 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     if (!options.inputShapes.empty())
       return makeError("--input-shape applies to .onnx models only; '" + path +
                        "' is compiled already");
+    if (options.compile.profile)
+      return makeError("cannot profile '" + path +
+                       "': it is compiled already, without the profiler's "
+                       "hooks; profile the .mlir or .onnx model it was "
+                       "compiled from");
     report.source = LoadReport::Source::SharedLibrary;
     TimingScope loadTimer = timing.nest(objectFile ? "link and load object file"
                                                    : "load shared library");
@@ -119,6 +124,9 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
                           "HOME is set (use --cache-dir)";
   if (options.useCache && path == "-")
     report.cacheProblem = "a model read from stdin is not cached";
+  // Profiled code calls this process's hooks: the JIT links it to them.
+  if (options.useCache && options.compile.profile)
+    report.cacheProblem = "profiled code is compiled by the JIT, not cached";
   if (!options.useCache || !report.cacheProblem.empty()) {
     report.source = LoadReport::Source::JIT;
     ModelSource source;

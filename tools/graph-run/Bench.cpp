@@ -15,7 +15,7 @@ using namespace graph_run;
 Measurement graph_run::measure(Executable &model,
                                llvm::ArrayRef<const TensorBuffer *> inputs,
                                llvm::ArrayRef<TensorBuffer *> outputs,
-                               unsigned runs) {
+                               unsigned runs, Profiler *profiler) {
   Measurement result;
   result.compileMillis = model.getCompileMillis();
   std::vector<TensorBuffer> copies;
@@ -24,14 +24,18 @@ Measurement graph_run::measure(Executable &model,
     copies.emplace_back(input->getElementType(), input->size());
   for (const TensorBuffer &copy : copies)
     copyPtrs.push_back(&copy);
-  auto runOnce = [&]() {
+  auto runOnce = [&](Profiler *runProfiler) {
     for (auto [input, copy] : llvm::zip_equal(inputs, copies))
       llvm::copy(input->bytes(), copy.bytes().begin());
     resetAllocationStats();
+    if (runProfiler)
+      runProfiler->beginRun();
     auto start = std::chrono::steady_clock::now();
     model.run(copyPtrs, outputs);
     std::chrono::duration<double, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;
+    if (runProfiler)
+      runProfiler->endRun();
     AllocationStats stats = getAllocationStats();
     result.peakBytes = std::max(result.peakBytes, stats.peakBytes);
     result.leakedBytes = std::max(result.leakedBytes, stats.liveBytes);
@@ -40,13 +44,13 @@ Measurement graph_run::measure(Executable &model,
   };
 
   // The warm-up run pages in the code and the buffers; it is not timed.
-  runOnce();
+  runOnce(nullptr);
   for (auto [index, input, copy] : llvm::enumerate(inputs, copies))
     // Bitwise, so that a NaN input compares equal to itself.
     if (std::memcmp(input->data(), copy.data(), input->getByteSize()) != 0)
       result.modifiedInputs.push_back(index);
   for (unsigned i = 0; i < runs; ++i)
-    result.latencies.push_back(runOnce());
+    result.latencies.push_back(runOnce(profiler));
   resetAllocationStats();
 
   if (!result.latencies.empty()) {

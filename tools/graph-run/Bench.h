@@ -37,10 +37,11 @@ struct Measurement {
 /// Runs `model` once to warm up, then `runs` timed times (none when `runs`
 /// is 0), each on a fresh copy of `inputs` (so that code that wrongly writes
 /// to its inputs still sees the same ones every time); `outputs` hold the
-/// last run's results.
+/// last run's results. `profiler`, when given, profiles the timed runs.
 Measurement measure(Executable &model,
                     llvm::ArrayRef<const TensorBuffer *> inputs,
-                    llvm::ArrayRef<TensorBuffer *> outputs, unsigned runs);
+                    llvm::ArrayRef<TensorBuffer *> outputs, unsigned runs,
+                    Profiler *profiler = nullptr);
 
 /// Prints a warning to stderr when some run left buffers allocated or wrote
 /// to an input. `what` names the compilation (e.g. "-O3").

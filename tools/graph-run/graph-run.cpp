@@ -5,7 +5,7 @@
 //           [--bench N] [--compare [--compare-to FILE]]
 //           [--input-shape NAME=AxBxC] [--target-cpu NAME]
 //           [--target-features +f,-g] [--cache-dir DIR] [--no-cache]
-//           [--timing]
+//           [--timing] [--profile[=FILE.json]]
 //
 // Gets the model ready through the runtime (ModelLoader.h): a library made
 // by graph-compile is loaded; a model is compiled with graph-optimize at the
@@ -24,6 +24,7 @@
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/ModelLoader.h"
 #include "graph/Runtime/Npy.h"
+#include "graph/Runtime/Profiler.h"
 #include "graph/Runtime/SharedLibraryModel.h"
 #include "graph/Runtime/Threads.h"
 #include "graph/Target/ONNX/ImportONNX.h"
@@ -171,6 +172,16 @@ static cl::opt<bool>
                     "graph-optimize, each lowering pass, LLVM optimization, "
                     "code generation, the cache) to stderr"),
            cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> profile(
+    "profile",
+    cl::desc("Time each kernel (each graph.fused group and each op outside "
+             "one) over the runs (--bench N, default 1) and print a table, "
+             "one row per kernel call site; =FILE.json also writes a Chrome "
+             "trace (chrome://tracing, Perfetto). The model is compiled with "
+             "the profiler's hooks, by the JIT"),
+    cl::ValueOptional, cl::value_desc("FILE.json"), cl::init(""),
+    cl::cat(category));
 
 static cl::opt<std::string> dumpObject(
     "dump-object",
@@ -429,6 +440,34 @@ writeOutputs(const ModelSignature &signature,
   return mlir::success();
 }
 
+/// Writes the profiler's Chrome trace to `path`, through a temporary file
+/// renamed into place.
+static mlir::LogicalResult writeTrace(const Profiler &profiler,
+                                      llvm::StringRef path) {
+  llvm::SmallString<256> temporary;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%",
+                                                           fd, temporary)) {
+    error() << "cannot write the profile to '" << path << "': " << ec.message()
+            << "\n";
+    return mlir::failure();
+  }
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  profiler.writeChromeTrace(os);
+  os.close();
+  std::error_code ec = os.error();
+  os.clear_error();
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (ec) {
+    llvm::sys::fs::remove(temporary);
+    error() << "cannot write the profile to '" << path << "': " << ec.message()
+            << "\n";
+    return mlir::failure();
+  }
+  return mlir::success();
+}
+
 /// Prints an output as `name: shape`, then its values, one innermost row per
 /// line, floats with 9 significant digits (17 for f64: enough to tell any two
 /// apart), integers and booleans (0, 1) as integers.
@@ -629,8 +668,16 @@ static int runTool() {
   timingManager.setEnabled(timing);
   mlir::TimingScope rootTimer = timingManager.getRootScope();
 
+  bool profiling = profile.getNumOccurrences() > 0;
+  if (profiling && compare) {
+    error() << "--profile and --compare cannot be combined: profile one "
+               "opt-level at a time\n";
+    return 1;
+  }
+
   LoadOptions options;
   options.compile.entry = entry;
+  options.compile.profile = profiling;
   options.compile.optLevel = optLevel;
   options.compile.loweringPipeline = loweringPipeline;
   options.compile.targetCpu = targetCpu;
@@ -689,6 +736,9 @@ static int runTool() {
   if (!makeOutputs(**model, outputBuffers, outputPtrs))
     return 1;
   std::string levelName = getLevelName(**model, optLevel);
+  std::unique_ptr<Profiler> profiler;
+  if (profiling)
+    profiler = std::make_unique<Profiler>((*model)->getProfiledKernels());
   if (bench || compare)
     llvm::outs() << "target: " << (*model)->getTargetDescription() << ", "
                  << getNumThreads()
@@ -759,17 +809,28 @@ static int runTool() {
     printWarmBreakEven(baseReport, baseMeasurement, report, optMeasurement,
                        baseName, levelName);
   } else if (bench) {
-    Measurement measurement = measure(**model, inputPtrs, outputPtrs, bench);
+    Measurement measurement =
+        measure(**model, inputPtrs, outputPtrs, bench, profiler.get());
     printCacheSummary(report);
     warnAboutProblems(measurement, signature, levelName);
     printMeasurement(measurement, bench);
   } else {
-    Measurement measurement = measure(**model, inputPtrs, outputPtrs, 0);
+    // Profiled: one run after the warm-up.
+    Measurement measurement = measure(**model, inputPtrs, outputPtrs,
+                                      profiler ? 1 : 0, profiler.get());
     warnAboutProblems(measurement, signature, levelName);
     if (outputs.empty())
       for (auto [spec, buffer] :
            llvm::zip_equal(signature.outputs, outputBuffers))
         printOutput(spec, buffer);
+  }
+
+  if (profiler) {
+    profiler->printTable(llvm::outs());
+    // Written before the outputs: a trace that cannot be written fails the
+    // command with no output file left behind.
+    if (!profile.empty() && failed(writeTrace(*profiler, profile)))
+      return 1;
   }
 
   if (failed(writeOutputs(signature, *outputFiles, outputBuffers)))

@@ -68,6 +68,8 @@ std::vector<std::string> getRequiredFeatures(const llvm::TargetMachine &tm);
 struct LoweredModel {
   OwningOpRef<ModuleOp> module;
   ModelMetadata metadata;
+  /// With `options.profile`: the kernel call sites, by number.
+  std::vector<ProfiledKernel> profiledKernels;
 };
 llvm::Expected<LoweredModel> lowerToLLVMDialect(MLIRContext &context,
                                                 llvm::SourceMgr &sourceMgr,

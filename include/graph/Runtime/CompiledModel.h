@@ -61,6 +61,9 @@ struct CompileOptions {
   /// remove (`+avx2,-avx512f`); empty for the host's.
   std::string targetCpu;
   std::string targetFeatures;
+  /// Wrap each kernel call in calls to the profiler (Profiler.h). Such code
+  /// runs in the JIT only: the hooks are this process's functions.
+  bool profile = false;
   /// A debugging aid: write the object code the JIT made to this file.
   std::string objectDumpPath;
 };

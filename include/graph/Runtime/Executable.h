@@ -11,6 +11,7 @@
 #ifndef GRAPH_RUNTIME_EXECUTABLE_H
 #define GRAPH_RUNTIME_EXECUTABLE_H
 
+#include "graph/Runtime/Profiler.h"
 #include "graph/Runtime/Tensor.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -45,6 +46,12 @@ public:
   /// The CPU the code was generated for, described (CPUTarget::describe).
   const std::string &getTargetDescription() const { return targetDescription; }
 
+  /// The kernel call sites that the code reports to a Profiler, by number;
+  /// empty unless it was compiled with profiling.
+  const std::vector<ProfiledKernel> &getProfiledKernels() const {
+    return profiledKernels;
+  }
+
   /// Buffers for the outputs, or an error naming the output that could not
   /// be allocated.
   llvm::Expected<std::vector<TensorBuffer>> allocateOutputs() const;
@@ -62,6 +69,7 @@ protected:
   ModelSignature signature;
   double compileMillis = 0;
   std::string targetDescription;
+  std::vector<ProfiledKernel> profiledKernels;
 };
 
 } // namespace runtime
