@@ -19,9 +19,9 @@
       output) as DIR/NAME.stageK.input.npy. Prints a JSON list of the stages.
 
   export_models.py time --dir DIR --model NAME [--warmup W] [--runs N]
-                        [--output FILE.npy]
+                        [--threads T] [--output FILE.npy]
       Loads DIR/NAME.pt into the same architecture and times PyTorch eager
-      inference (torch.set_num_threads(1), torch.no_grad()) on
+      inference (torch.set_num_threads(T), default 1, torch.no_grad()) on
       DIR/NAME.input.npy. Prints one JSON line: min and median latency in ms.
 
 The models:
@@ -279,7 +279,7 @@ def export(args):
 
 def time_eager(args):
     torch, _ = import_torch(need_torchvision=False)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     model = build(args.model)
     base = os.path.join(args.dir, args.model)
     model.load_state_dict(torch.load(base + ".pt"))
@@ -366,6 +366,7 @@ def main():
     p.add_argument("--model", required=True, choices=MODELS)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--output")
     p.set_defaults(func=time_eager)
     p = sub.add_parser("stages")

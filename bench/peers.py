@@ -5,14 +5,17 @@ Exports ResNet-18 and MobileNetV2 (torchvision, random weights, eval(), BatchNor
 kept as a node of its own), a conv_bn_relu block, a ViT-Tiny-style transformer
 encoder and a MobileNetV3-Small (squeeze-excitation, HardSwish) built in
 bench/export_models.py,
-then times each model, one runtime after the other, each in its own process
-pinned to one core (taskset -c 0, or --cpu), one thread:
+then times each model, one runtime after the other, each in its own process,
+at each thread count of --threads (default 1,all): at 1 thread pinned to one
+core (taskset -c 0, or --cpu), at T threads to the first T cores this process
+may use ("all": every one of them):
   ORT-disabled  onnxruntime-node, graph optimizations disabled
   ORT-all       onnxruntime-node, all graph optimizations
   torch         PyTorch eager, torch.no_grad()
   ours -O0      graph-run -O0 (no graph-optimize; same lowering)
   ours -O3      graph-run -O3
-and prints per model: median and min latency, each runtime's ratio to ORT-all
+and prints the host's CPU and vector ISA (lscpu, /proc/cpuinfo), then per model
+and thread count: median and min latency, each runtime's ratio to ORT-all
 (ours / ORT-all for graph-run), the maximum absolute difference of its output
 from ORT-all's (graph-run must be within 1e-4), and the setup time (ORT session
 creation, graph-run compile time). Then, for ResNet-18 and MobileNetV2, the op
@@ -33,7 +36,7 @@ Usage: bench/peers.py [--setup | --setup-only] [--build DIR] [--runs N] [--warmu
                       [--models resnet18,mobilenet_v2,conv_bn_relu,vit_tiny,mobilenet_v3]
                       [--work DIR]
                       [--no-ours] [--conv-profile [MODEL]] [--stage-profile [MODEL]]
-                      [--cpu N] [--json FILE]
+                      [--threads 1,all] [--cpu N] [--json FILE]
 """
 import argparse
 import json
@@ -58,16 +61,84 @@ TARGET_MODELS = ("resnet18", "mobilenet_v2")
 TOLERANCE = 1e-4       # max |ours - ORT-all|
 TARGET_RATIO = 3.0     # ours / ORT-all on resnet18 and mobilenet_v2
 RUNTIMES = ("ORT-disabled", "ORT-all", "torch", "ours -O0", "ours -O3")
-CPU = "0"              # the core every runtime is pinned to (--cpu)
+CPU = "0"              # the core every runtime is pinned to at 1 thread (--cpu)
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def pinned(cmd):
-    """One core for every runtime, so that the measurements are alike."""
-    return (["taskset", "-c", CPU] + cmd) if shutil.which("taskset") else cmd
+def available_cores():
+    """The cores this process may run on, in order."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return list(range(os.cpu_count() or 1))
+
+
+def parse_threads(text):
+    """--threads: a comma-separated list of counts or "all"."""
+    counts = []
+    for item in text.split(","):
+        item = item.strip()
+        if item == "all":
+            n = len(available_cores())
+        elif item.isdigit() and int(item) >= 1:
+            n = int(item)
+        else:
+            sys.exit("--threads expects counts >= 1 or 'all', got '%s'" % item)
+        if n > len(available_cores()):
+            sys.exit("--threads %d: this process may use %d cores"
+                     % (n, len(available_cores())))
+        if n not in counts:
+            counts.append(n)
+    return counts
+
+
+def pinned(cmd, threads=1):
+    """The same cores for every runtime, so that the measurements are alike:
+    --cpu at 1 thread, the first THREADS cores the process may use above."""
+    if not shutil.which("taskset"):
+        return cmd
+    cores = CPU if threads == 1 else ",".join(map(str, available_cores()[:threads]))
+    return ["taskset", "-c", cores] + cmd
+
+
+def host_description():
+    """The CPU's name and its vector ISA, from lscpu or /proc/cpuinfo."""
+    name, flags = "?", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and name == "?":
+                    name = value.strip()
+                elif key == "flags" and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    if name == "?" and shutil.which("lscpu"):
+        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                name = line.split(":", 1)[1].strip()
+            elif line.startswith("Flags:"):
+                flags = set(line.split(":", 1)[1].split())
+    if "avx512f" in flags:
+        isa = "AVX-512"
+    elif "avx2" in flags:
+        isa = "AVX2"
+    elif "avx" in flags:
+        isa = "AVX"
+    elif "sse4_2" in flags:
+        isa = "SSE4.2"
+    else:
+        isa = "?"
+    known = ("avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
+             "avx512_fp16", "amx_tile", "avx2", "fma", "f16c", "avx", "sse4_2")
+    present = [f for f in known if f in flags]
+    return dict(cpu=name, isa=isa, flags=present, cores=len(available_cores()))
 
 
 def run(cmd, what, env=None, capture=True):
@@ -118,18 +189,20 @@ def setup(force):
 
 # --- Runtimes ---------------------------------------------------------------
 
-def time_ort(model, inp, out, level, args):
+def time_ort(model, inp, out, level, args, threads=1):
     cmd = pinned(["node", os.path.join(PEERS, "ort_run.js"), model,
                   "--input", "input=" + inp, "--output", out, "--level", level,
-                  "--threads", "1", "--warmup", str(args.warmup), "--runs", str(args.runs)])
+                  "--threads", str(threads), "--warmup", str(args.warmup),
+                  "--runs", str(args.runs)], threads)
     r = json.loads(run(cmd, "ORT (%s)" % level).stdout.strip().splitlines()[-1])
     return dict(median_ms=r["median_ms"], min_ms=r["min_ms"], setup_ms=r["create_ms"],
                 output=out)
 
 
-def time_torch(work, name, out, args):
+def time_torch(work, name, out, args, threads=1):
     cmd = pinned([PYTHON, EXPORT, "time", "--dir", work, "--model", name,
-                  "--warmup", str(args.warmup), "--runs", str(args.runs), "--output", out])
+                  "--warmup", str(args.warmup), "--runs", str(args.runs),
+                  "--threads", str(threads), "--output", out], threads)
     r = json.loads(run(cmd, "torch").stdout.strip().splitlines()[-1])
     return dict(median_ms=r["median_ms"], min_ms=r["min_ms"], setup_ms=None, output=out)
 
@@ -140,11 +213,12 @@ GRAPH_RUN_RE = re.compile(
     r"peak buffer bytes: (\d+)")
 
 
-def time_ours(graph_run, model, inp, out, level, args):
+def time_ours(graph_run, model, inp, out, level, args, threads=1):
     # graph-run warms up with one run of its own before the timed runs.
     # --no-cache: the setup time is a cold compile, every time.
     cmd = pinned([graph_run, model, "-O%d" % level, "--no-cache", "--input", "input=" + inp,
-                  "--output", out, "--bench", str(args.runs)])
+                  "--output", out, "--bench", str(args.runs),
+                  "--threads", str(threads)], threads)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     m = GRAPH_RUN_RE.search(r.stdout + r.stderr)
     if r.returncode != 0 or not m:
@@ -364,10 +438,11 @@ def stage_profile(graph_run, work, name, args):
 
 # --- Driver -----------------------------------------------------------------
 
-def print_table(name, res, runs):
+def print_table(name, res, runs, threads):
     base = res["ORT-all"]
     print()
-    print("%s (input %s), 1 thread, %d runs" % (name, "x".join(map(str, res["shape"])), runs))
+    print("%s (input %s), %d thread%s, %d runs" % (
+        name, "x".join(map(str, res["shape"])), threads, "" if threads == 1 else "s", runs))
     print("%-13s %10s %10s %10s %10s %14s %10s" % (
         "runtime", "median ms", "min ms", "/ORT-all", "(of mins)", "max|d| vs ORT",
         "setup ms"))
@@ -406,10 +481,15 @@ def main():
                              "maxpool, layer1..4, head) one by one (default resnet18)")
     parser.add_argument("--json", help="write every measurement to this file")
     parser.add_argument("--cpu", default="0",
-                        help="the core every runtime is pinned to (taskset -c; default 0)")
+                        help="the core every runtime is pinned to at 1 thread "
+                             "(taskset -c; default 0)")
+    parser.add_argument("--threads", default="1,all",
+                        help="thread counts to run every runtime at, comma-separated; "
+                             "'all': every core this process may use (default 1,all)")
     args = parser.parse_args()
     global CPU
     CPU = args.cpu
+    thread_counts = parse_threads(args.threads)
 
     setup(args.setup or args.setup_only)
     if args.setup_only:
@@ -436,50 +516,66 @@ def main():
             onnx_path = os.path.join(work, name + ".onnx")
             inp = os.path.join(work, name + ".input.npy")
             out = lambda tag: os.path.join(work, "%s.%s.npy" % (name, tag))
-            res = {"shape": list(np.load(inp).shape)}
-            log("%s: ORT disabled ..." % name)
-            res["ORT-disabled"] = time_ort(onnx_path, inp, out("ort-disabled"), "disabled", args)
-            log("%s: ORT all ..." % name)
-            res["ORT-all"] = time_ort(onnx_path, inp, out("ort-all"), "all", args)
-            log("%s: torch ..." % name)
-            res["torch"] = time_torch(work, name, out("torch"), args)
-            if not args.no_ours:
-                for level in (0, 3):
-                    log("%s: graph-run -O%d ..." % (name, level))
-                    res["ours -O%d" % level] = time_ours(tools["graph-run"], onnx_path, inp,
-                                                        out("ours-O%d" % level), level, args)
-                if name != "conv_bn_relu":
-                    log("%s: op counts ..." % name)
-                    res["ops"] = op_counts(tools["graph-translate"], tools["graph-opt"],
-                                           work, name)
-            for rt in RUNTIMES:
-                if rt in res and "error" not in res[rt]:
-                    res[rt]["diff"] = max_abs_diff(res[rt]["output"],
-                                                   res["ORT-all"]["output"])
-            results[name] = res
+            shape = list(np.load(inp).shape)
+            by_threads = {}
+            for t in thread_counts:
+                res = {"shape": shape, "threads": t}
+                tag = lambda what: "%s.t%d" % (what, t)
+                log("%s, %d thread(s): ORT disabled ..." % (name, t))
+                res["ORT-disabled"] = time_ort(onnx_path, inp, out(tag("ort-disabled")),
+                                               "disabled", args, t)
+                log("%s, %d thread(s): ORT all ..." % (name, t))
+                res["ORT-all"] = time_ort(onnx_path, inp, out(tag("ort-all")), "all", args, t)
+                log("%s, %d thread(s): torch ..." % (name, t))
+                res["torch"] = time_torch(work, name, out(tag("torch")), args, t)
+                if not args.no_ours:
+                    for level in (0, 3):
+                        log("%s, %d thread(s): graph-run -O%d ..." % (name, t, level))
+                        res["ours -O%d" % level] = time_ours(
+                            tools["graph-run"], onnx_path, inp, out(tag("ours-O%d" % level)),
+                            level, args, t)
+                for rt in RUNTIMES:
+                    if rt in res and "error" not in res[rt]:
+                        res[rt]["diff"] = max_abs_diff(res[rt]["output"],
+                                                       res["ORT-all"]["output"])
+                by_threads[t] = res
+            if not args.no_ours and name != "conv_bn_relu":
+                log("%s: op counts ..." % name)
+                ops = op_counts(tools["graph-translate"], tools["graph-opt"], work, name)
+                for res in by_threads.values():
+                    res["ops"] = ops
+            results[name] = by_threads
 
+        host = host_description()
+        results["host"] = host
         print("graph-run vs ONNX Runtime %s and PyTorch eager, %s"
               % (ort_version(), time.strftime("%Y-%m-%d")))
+        print("host: %s; vector ISA %s (%s); %d core%s available" % (
+            host["cpu"], host["isa"], " ".join(host["flags"]) or "no flags read",
+            host["cores"], "" if host["cores"] == 1 else "s"))
         failed = []
         for name in models:
-            res = results[name]
-            print_table(name, res, args.runs)
-            for lv in ("ours -O0", "ours -O3"):
-                if lv in res and "error" in res[lv]:
-                    failed.append("%s %s: %s" % (name, lv, res[lv]["error"]))
-                elif lv in res and not res[lv]["diff"] <= TOLERANCE:
-                    failed.append("%s %s: max abs diff %.3g > %g"
-                                  % (name, lv, res[lv]["diff"], TOLERANCE))
-            if "ours -O3" in res and "error" not in res["ours -O3"] and name != "conv_bn_relu":
-                ratio = res["ours -O3"]["median_ms"] / res["ORT-all"]["median_ms"]
-                if name in TARGET_MODELS:
-                    print("target ours(-O3) / ORT-all <= %.0f: %.2f, %s"
-                          % (TARGET_RATIO, ratio, "met" if ratio <= TARGET_RATIO else "NOT met"))
-                else:
-                    print("ours(-O3) / ORT-all: %.2f" % ratio)
-            print_gains(res)
-            if "ops" in res:
-                print_ops(res)
+            for t, res in results[name].items():
+                print_table(name, res, args.runs, t)
+                for lv in ("ours -O0", "ours -O3"):
+                    if lv in res and "error" in res[lv]:
+                        failed.append("%s %s, %d thread(s): %s" % (name, lv, t, res[lv]["error"]))
+                    elif lv in res and not res[lv]["diff"] <= TOLERANCE:
+                        failed.append("%s %s, %d thread(s): max abs diff %.3g > %g"
+                                      % (name, lv, t, res[lv]["diff"], TOLERANCE))
+                if "ours -O3" in res and "error" not in res["ours -O3"] and name != "conv_bn_relu":
+                    ratio = res["ours -O3"]["median_ms"] / res["ORT-all"]["median_ms"]
+                    if name in TARGET_MODELS:
+                        print("target ours(-O3) / ORT-all <= %.0f: %.2f, %s"
+                              % (TARGET_RATIO, ratio,
+                                 "met" if ratio <= TARGET_RATIO else "NOT met"))
+                    else:
+                        print("ours(-O3) / ORT-all: %.2f" % ratio)
+                print_gains(res)
+            # The op counts do not depend on the thread count: printed once.
+            first = next(iter(results[name].values()))
+            if "ops" in first:
+                print_ops(first)
         if args.conv_profile and not args.no_ours:
             if args.conv_profile not in models:
                 sys.exit("--conv-profile %s: not among --models" % args.conv_profile)
