@@ -199,7 +199,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // outside a group stays a kernel of its own (-O0 is one kernel per op).
   pm.addPass(createGraphOutlineKernels());
   pm.addPass(createConvertGraphToLinalg());
-  pm.addPass(createGraphLowerFused());
+  GraphLowerFusedOptions lowerFusedOptions;
+  lowerFusedOptions.targetCpu = options.targetCpu;
+  lowerFusedOptions.targetFeatures = options.targetFeatures;
+  pm.addPass(createGraphLowerFused(lowerFusedOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
