@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <link.h>
 
 using namespace mlir;
@@ -370,7 +371,10 @@ llvm::Error mlir::graph::runtime::linkSharedLibrary(llvm::StringRef objectPath,
     return linker.takeError();
   // The very libraries this process runs with: their sonames become the
   // library's dependencies, with the symbol versions they define.
-  std::string libc = getLibraryOf(reinterpret_cast<void *>(&::qsort));
+  // Functions that no sanitizer intercepts: under AddressSanitizer, qsort's
+  // address is the interceptor's, inside the executable.
+  std::string libc =
+      getLibraryOf(reinterpret_cast<void *>(&::gnu_get_libc_version));
   std::string libm = getLibraryOf(
       reinterpret_cast<void *>(static_cast<float (*)(float)>(&::expf)));
   if (libc.empty() || libm.empty())

@@ -86,8 +86,16 @@ def GraphLowerFused : Pass<"graph-lower-fused"> {
     Runs after `convert-graph-to-linalg`. In each `graph.fused` body, the op
     that produces the yielded value is tiled and every producer inside the
     body is fused into the tile loops, so that the group's intermediates only
-    ever exist as tiles. The body is then inlined in place of the op.
+    ever exist as tiles. The body is then inlined in place of the op. The
+    tile size follows the target's L2 cache.
   }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The LLVM CPU to tile for (default: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"\"\"",
+           "Target features to add or remove, e.g. +avx2,-avx512f">,
+  ];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::affine::AffineDialect",

@@ -202,7 +202,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   if (options.profile)
     pm.addPass(createGraphInstrumentKernels());
   pm.addPass(createConvertGraphToLinalg());
-  pm.addPass(createGraphLowerFused());
+  GraphLowerFusedOptions lowerFusedOptions;
+  lowerFusedOptions.targetCpu = options.targetCpu;
+  lowerFusedOptions.targetFeatures = options.targetFeatures;
+  pm.addPass(createGraphLowerFused(lowerFusedOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -1,6 +1,13 @@
-// RUN: graph-opt %s --convert-graph-to-linalg --graph-lower-fused \
+// The tiles follow the target's L2 (an eighth of it): pinned to an AVX-512
+// CPU (1 MiB of L2 unless it is this machine) for the checks below, and to
+// an AVX2 one (512 KiB) for the L2-512K prefix.
+// RUN: graph-opt %s --convert-graph-to-linalg \
+// RUN:   --graph-lower-fused="target-cpu=x86-64-v4" \
 // RUN: | FileCheck %s --check-prefix=TILED
-// RUN: graph-opt %s --graph-lower-to-llvm \
+// RUN: graph-opt %s --convert-graph-to-linalg \
+// RUN:   --graph-lower-fused="target-cpu=x86-64-v3" \
+// RUN: | FileCheck %s --check-prefix=L2-512K
+// RUN: graph-opt %s --graph-lower-to-llvm="target-cpu=x86-64-v4" \
 // RUN:   --mlir-print-ir-after=convert-linalg-to-loops --mlir-print-ir-module-scope \
 // RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BUFFERS
@@ -210,4 +217,22 @@ func.func @padded_in_place(%x: tensor<1x12x10x4xf32>, %w1: tensor<1x1x4x8xf32>, 
     graph.yield %5 : tensor<1x12x10x8xf32>
   }
   return %3 : tensor<1x12x10x8xf32>
+}
+
+// 56 rows of 64 channels x 56 columns (14 KiB a row): 128 KiB tiles take 8
+// rows (the largest divisor of 56 within 9), 64 KiB ones 4.
+// TILED-LABEL: func.func @tile_rows_follow_l2
+// TILED: scf.forall ({{.*}}) = (0) to (56) step (8)
+// TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x8x56x64xf32>
+// L2-512K-LABEL: func.func @tile_rows_follow_l2
+// L2-512K: scf.forall ({{.*}}) = (0) to (56) step (4)
+// L2-512K: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x4x56x64xf32>
+func.func @tile_rows_follow_l2(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x1x1xf32>) -> tensor<1x64x56x56xf32> {
+  %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x56x56xf32> {
+  ^bb0(%a0: tensor<1x64x56x56xf32>, %a1: tensor<64x64x1x1xf32>):
+    %1 = graph.conv2d %a0, %a1 : (tensor<1x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x56x56xf32>
+    %2 = graph.relu %1 : tensor<1x64x56x56xf32>
+    graph.yield %2 : tensor<1x64x56x56xf32>
+  }
+  return %0 : tensor<1x64x56x56xf32>
 }
