@@ -77,11 +77,19 @@ void Profiler::exit(int64_t id) {
 // The table
 //===----------------------------------------------------------------------===//
 
-/// A name cut to `width` characters, its end replaced by `...`.
+/// A name cut to `width` characters: a fused group's first name and how
+/// many follow (`/layer1/conv/Conv +2`), its end replaced by `...` if need
+/// be. The trace has the whole name.
 static std::string fit(llvm::StringRef name, size_t width) {
   if (name.size() <= width)
     return name.str();
-  return name.take_front(width - 3).str() + "...";
+  std::string shown = name.str();
+  if (size_t more = name.count('+')) {
+    shown = name.split('+').first.str() + " +" + std::to_string(more);
+    if (shown.size() <= width)
+      return shown;
+  }
+  return llvm::StringRef(shown).take_front(width - 3).str() + "...";
 }
 
 void Profiler::printTable(llvm::raw_ostream &os) const {
@@ -109,7 +117,7 @@ void Profiler::printTable(llvm::raw_ostream &os) const {
 
   size_t nameWidth = 6, kindWidth = 4;
   for (const ProfiledKernel &kernel : kernels) {
-    nameWidth = std::max(nameWidth, std::min<size_t>(kernel.name.size(), 48));
+    nameWidth = std::max(nameWidth, std::min<size_t>(kernel.name.size(), 40));
     kindWidth = std::max(kindWidth, std::min<size_t>(kernel.kind.size(), 32));
   }
   os << llvm::format("%-*s  %-*s %6s %11s %11s %6s %9s %11s %8s\n",
