@@ -107,7 +107,16 @@ chooseTileSizes(TilingInterface root, bool channelsLast, int64_t tileBytes) {
         largestDivisorAtMost(shape[d], budget / std::max<int64_t>(rest, 1));
   }
   // A tile as large as the result would leave the intermediates whole.
-  if (tileElements() == type.getNumElements()) {
+  // Channels-last results with few rows (ResNet-18's last stage: 7 x 7 x
+  // 512) are split along the channels rather than into 1-row tiles: a
+  // convolution's tile then reads only its channels' weights, where each
+  // row tile would stream all of them (9.4 MB there) once more. From 256
+  // channels on, a 3 x 3 convolution's weights (2.4 MB) outgrow the L2.
+  if (tileElements() == type.getNumElements() && channelsLast &&
+      shape.size() == 4 && largestDivisorAtMost(shape[1], shape[1] / 2) < 4 &&
+      shape[3] >= 256 && shape[3] % 32 == 0) {
+    sizes[3] = shape[3] / 2;
+  } else if (tileElements() == type.getNumElements()) {
     for (int64_t d : order) {
       if (shape[d] > 1) {
         sizes[d] = largestDivisorAtMost(shape[d], shape[d] / 2);
