@@ -37,7 +37,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
-#include "llvm/Transforms/Utils/SplitModule.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cmath>
 #include <dlfcn.h>
@@ -278,6 +278,14 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
   size_t numFunctions = llvm::count_if(
       module, [](const llvm::Function &f) { return !f.isDeclaration(); });
   parts = std::max<unsigned>(1, std::min<size_t>(parts, numFunctions));
+  // What the split below does not handle (our lowering makes none of them):
+  // one part.
+  if (!module.alias_empty() || !module.ifunc_empty() ||
+      !module.getComdatSymbolTable().empty() ||
+      llvm::any_of(module.globals(), [](const llvm::GlobalVariable &global) {
+        return global.getName().starts_with("llvm.");
+      }))
+    parts = 1;
   llvm::SmallVector<llvm::SmallVector<char, 0>, 1> objects(parts);
   if (parts == 1) {
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
@@ -292,10 +300,42 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
     return objects;
   }
 
-  // As LLVM's LTO does it (splitCodeGen): each part travels as bitcode into
-  // an LLVMContext of its own, since a context is not thread-safe, and gets
-  // a target machine of its own. Local symbols referenced across parts
-  // become hidden globals, resolved when the objects are linked.
+  // Kernels go to the parts greedily, largest first, each to the part with
+  // the fewest instructions so far (llvm::SplitModule balances badly here);
+  // the global data (the weights) stays in part 0, the original module,
+  // whose code is generated on this thread: it is never copied. The other
+  // parts, as in LLVM's LTO (splitCodeGen), travel as bitcode into an
+  // LLVMContext of their own, since a context is not thread-safe, and get a
+  // target machine of their own. Locals become hidden globals, resolved
+  // when the objects are linked.
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration())
+      continue;
+    if (!value.hasName())
+      value.setName("__graph_part_anonymous");
+    if (value.hasLocalLinkage()) {
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+  }
+  llvm::SmallVector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  llvm::DenseMap<llvm::Function *, unsigned> sizes;
+  for (llvm::Function *function : functions)
+    sizes[function] = function->getInstructionCount();
+  llvm::stable_sort(functions, [&](llvm::Function *a, llvm::Function *b) {
+    return sizes[a] > sizes[b];
+  });
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  llvm::SmallVector<uint64_t> load(parts, 0);
+  for (llvm::Function *function : functions) {
+    unsigned part = llvm::min_element(load) - load.begin();
+    partOf[function] = part;
+    load[part] += sizes[function] + 1;
+  }
+
   llvm::SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (unsigned i = 0; i < parts; ++i) {
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
@@ -307,14 +347,18 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
   llvm::SmallVector<std::string> errors(parts);
   {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parts));
-    unsigned index = 0;
-    llvm::SplitModule(module, parts, [&](std::unique_ptr<llvm::Module> part) {
+    for (unsigned i = 1; i < parts; ++i) {
+      llvm::ValueToValueMapTy map;
+      std::unique_ptr<llvm::Module> part =
+          llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+            auto it = partOf.find(value);
+            return it != partOf.end() && it->second == i;
+          });
       auto bitcode = std::make_shared<llvm::SmallString<0>>();
       {
         llvm::raw_svector_ostream os(*bitcode);
         llvm::WriteBitcodeToFile(*part, os);
       }
-      unsigned i = index++;
       pool.async([&, bitcode, i] {
         llvm::LLVMContext context;
         llvm::Expected<std::unique_ptr<llvm::Module>> partModule =
@@ -332,9 +376,18 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
         }
         objects[i] = std::move(*object);
       });
-    });
+    }
+    // Part 0: the module itself, without the other parts' functions.
+    for (llvm::Function *function : functions)
+      if (partOf[function] != 0)
+        function->deleteBody();
+    llvm::Expected<llvm::SmallVector<char, 0>> object =
+        emitObject(module, *machines[0]);
+    if (!object)
+      errors[0] = llvm::toString(object.takeError());
+    else
+      objects[0] = std::move(*object);
     pool.wait();
-    objects.resize(index);
   }
   for (const std::string &error : errors)
     if (!error.empty())
