@@ -4,6 +4,7 @@
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Runtime/Threads.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Transforms/Passes.h"
 
@@ -16,7 +17,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -24,18 +28,22 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cmath>
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <link.h>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::graph;
@@ -98,9 +106,27 @@ llvm::StringRef mlir::graph::runtime::getCompilerVersion() {
 // Target
 //===----------------------------------------------------------------------===//
 
+/// LLVM's code generation options for our kernels, set once per process.
+/// The post-RA list scheduler ("post-RA-scheduler", which the scheduling
+/// models of recent x86 cores turn on at -O2 and above) took over half of
+/// code generation on the long unrolled blocks of our kernels, for no
+/// measurable latency (bench/README.md). LLVM has no per-module switch for
+/// it, only this option; an explicit `-post-RA-scheduler` given to the
+/// process wins.
+static void configureCodeGeneration() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("post-RA-scheduler");
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      (void)it->second->addOccurrence(/*pos=*/1, it->first, "false");
+  });
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 mlir::graph::runtime::createTargetMachine(const CompileOptions &options,
                                           CodeTarget codeTarget) {
+  configureCodeGeneration();
   // The one description of the target CPU, which the lowering's tile
   // choices ask too.
   llvm::Expected<CPUTarget> target =
@@ -265,6 +291,132 @@ mlir::graph::runtime::emitObject(llvm::Module &module,
   return object;
 }
 
+llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>>
+mlir::graph::runtime::emitObjects(llvm::Module &module,
+                                  const CompileOptions &options,
+                                  CodeTarget codeTarget, unsigned parts) {
+  if (parts == 0)
+    parts = getAvailableCores();
+  size_t numFunctions = llvm::count_if(
+      module, [](const llvm::Function &f) { return !f.isDeclaration(); });
+  parts = std::max<unsigned>(1, std::min<size_t>(parts, numFunctions));
+  // What the split below does not handle (our lowering makes none of them):
+  // one part.
+  if (!module.alias_empty() || !module.ifunc_empty() ||
+      !module.getComdatSymbolTable().empty() ||
+      llvm::any_of(module.globals(), [](const llvm::GlobalVariable &global) {
+        return global.getName().starts_with("llvm.");
+      }))
+    parts = 1;
+  llvm::SmallVector<llvm::SmallVector<char, 0>, 1> objects(parts);
+  if (parts == 1) {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+        createTargetMachine(options, codeTarget);
+    if (!tm)
+      return tm.takeError();
+    llvm::Expected<llvm::SmallVector<char, 0>> object =
+        emitObject(module, **tm);
+    if (!object)
+      return object.takeError();
+    objects[0] = std::move(*object);
+    return objects;
+  }
+
+  // Kernels go to the parts greedily, largest first, each to the part with
+  // the fewest instructions so far (llvm::SplitModule balances badly here);
+  // the global data (the weights) stays in part 0, the original module,
+  // whose code is generated on this thread: it is never copied. The other
+  // parts, as in LLVM's LTO (splitCodeGen), travel as bitcode into an
+  // LLVMContext of their own, since a context is not thread-safe, and get a
+  // target machine of their own. Locals become hidden globals, resolved
+  // when the objects are linked.
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration())
+      continue;
+    if (!value.hasName())
+      value.setName("__graph_part_anonymous");
+    if (value.hasLocalLinkage()) {
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+  }
+  llvm::SmallVector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  llvm::DenseMap<llvm::Function *, unsigned> sizes;
+  for (llvm::Function *function : functions)
+    sizes[function] = function->getInstructionCount();
+  llvm::stable_sort(functions, [&](llvm::Function *a, llvm::Function *b) {
+    return sizes[a] > sizes[b];
+  });
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  llvm::SmallVector<uint64_t> load(parts, 0);
+  for (llvm::Function *function : functions) {
+    unsigned part = llvm::min_element(load) - load.begin();
+    partOf[function] = part;
+    load[part] += sizes[function] + 1;
+  }
+
+  llvm::SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (unsigned i = 0; i < parts; ++i) {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+        createTargetMachine(options, codeTarget);
+    if (!tm)
+      return tm.takeError();
+    machines.push_back(std::move(*tm));
+  }
+  llvm::SmallVector<std::string> errors(parts);
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parts));
+    for (unsigned i = 1; i < parts; ++i) {
+      llvm::ValueToValueMapTy map;
+      std::unique_ptr<llvm::Module> part =
+          llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+            auto it = partOf.find(value);
+            return it != partOf.end() && it->second == i;
+          });
+      auto bitcode = std::make_shared<llvm::SmallString<0>>();
+      {
+        llvm::raw_svector_ostream os(*bitcode);
+        llvm::WriteBitcodeToFile(*part, os);
+      }
+      pool.async([&, bitcode, i] {
+        llvm::LLVMContext context;
+        llvm::Expected<std::unique_ptr<llvm::Module>> partModule =
+            llvm::parseBitcodeFile(llvm::MemoryBufferRef(*bitcode, "part"),
+                                   context);
+        if (!partModule) {
+          errors[i] = llvm::toString(partModule.takeError());
+          return;
+        }
+        llvm::Expected<llvm::SmallVector<char, 0>> object =
+            emitObject(**partModule, *machines[i]);
+        if (!object) {
+          errors[i] = llvm::toString(object.takeError());
+          return;
+        }
+        objects[i] = std::move(*object);
+      });
+    }
+    // Part 0: the module itself, without the other parts' functions.
+    for (llvm::Function *function : functions)
+      if (partOf[function] != 0)
+        function->deleteBody();
+    llvm::Expected<llvm::SmallVector<char, 0>> object =
+        emitObject(module, *machines[0]);
+    if (!object)
+      errors[0] = llvm::toString(object.takeError());
+    else
+      objects[0] = std::move(*object);
+    pool.wait();
+  }
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return makeError("code generation failed: " + error);
+  return objects;
+}
+
 llvm::Expected<llvm::SmallVector<char, 0>>
 mlir::graph::runtime::compileToObject(MLIRContext &context,
                                       llvm::SourceMgr &sourceMgr,
@@ -298,7 +450,15 @@ mlir::graph::runtime::compileToObject(MLIRContext &context,
   optimizeTimer.stop();
 
   TimingScope codegenTimer = timing.nest("code generation");
-  return emitObject(**llvmModule, **tm);
+  llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>> objects =
+      emitObjects(**llvmModule, options, CodeTarget::Object);
+  if (!objects)
+    return objects.takeError();
+  codegenTimer.stop();
+  if (objects->size() == 1)
+    return std::move(objects->front());
+  TimingScope linkTimer = timing.nest("link the parts");
+  return linkRelocatable(*objects);
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,4 +621,64 @@ mlir::graph::runtime::linkObjectIntoSharedLibrary(llvm::ArrayRef<char> object,
   llvm::Error linked = linkSharedLibrary(objectPath, outputPath, soname);
   llvm::sys::fs::remove(objectPath);
   return linked;
+}
+
+/// Writes `contents` to a new temporary file named like `model-%%%%%%.o`.
+static llvm::Expected<std::string>
+writeTemporaryFile(llvm::ArrayRef<char> contents, llvm::StringRef suffix) {
+  llvm::SmallString<256> path;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("graph-part", suffix, fd, path))
+    return makeError("cannot create a temporary file: " + ec.message());
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << llvm::StringRef(contents.data(), contents.size());
+  os.close();
+  if (os.has_error()) {
+    std::string message = os.error().message();
+    os.clear_error();
+    llvm::sys::fs::remove(path);
+    return makeError("cannot write '" + path + "': " + message);
+  }
+  return std::string(path);
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+mlir::graph::runtime::linkRelocatable(
+    llvm::ArrayRef<llvm::SmallVector<char, 0>> objects) {
+  llvm::Expected<std::string> linker = findLinker();
+  if (!linker)
+    return linker.takeError();
+  llvm::SmallVector<std::string> files;
+  llvm::scope_exit removeFiles([&] {
+    for (const std::string &file : files)
+      llvm::sys::fs::remove(file);
+  });
+  for (const llvm::SmallVector<char, 0> &object : objects) {
+    llvm::Expected<std::string> path = writeTemporaryFile(object, "o");
+    if (!path)
+      return path.takeError();
+    files.push_back(*path);
+  }
+  llvm::Expected<std::string> output = writeTemporaryFile({}, "o");
+  if (!output)
+    return output.takeError();
+  files.push_back(*output);
+  llvm::SmallVector<llvm::StringRef> args = {*linker, "-r", "-o", *output};
+  for (size_t i = 0; i + 1 < files.size(); ++i)
+    args.push_back(files[i]);
+  std::string execError;
+  int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
+                                         &execError);
+  if (status != 0)
+    return makeError("linking the parts of the object with " + *linker +
+                     " failed" + (execError.empty() ? "" : ": " + execError));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> linked =
+      llvm::MemoryBuffer::getFile(*output, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!linked)
+    return makeError("cannot read the linked object: " +
+                     linked.getError().message());
+  llvm::StringRef bytes = (*linked)->getBuffer();
+  return llvm::SmallVector<char, 0>(bytes.begin(), bytes.end());
 }

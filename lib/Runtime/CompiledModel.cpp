@@ -41,7 +41,13 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -188,6 +194,78 @@ static llvm::Error checkRuntimeNames(ModuleOp module) {
 // CompiledModel
 //===----------------------------------------------------------------------===//
 
+/// An ORC JIT for `tm`'s target that has linked `objects` against the
+/// runtime's functions (the counting allocator first) and the process's
+/// libraries. RuntimeDyld with section memory, as MLIR's ExecutionEngine
+/// sets it up for the large code model of JIT code.
+static llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
+createJIT(llvm::TargetMachine &tm,
+          llvm::ArrayRef<llvm::SmallVector<char, 0>> objects) {
+  llvm::orc::JITTargetMachineBuilder machineBuilder(tm.getTargetTriple());
+  machineBuilder.setCPU(tm.getTargetCPU().str());
+  machineBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  llvm::SmallVector<llvm::StringRef> features;
+  tm.getTargetFeatureString().split(features, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef feature : features)
+    machineBuilder.getFeatures().AddFeature(feature);
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(machineBuilder))
+          .setDataLayout(tm.createDataLayout())
+          .setObjectLinkingLayerCreator(
+              [](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [](const llvm::MemoryBuffer &) {
+                      return std::make_unique<llvm::SectionMemoryManager>();
+                    });
+              })
+          .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        (*jit)->getDataLayout());
+  if (llvm::Error error = main.define(
+          llvm::orc::absoluteSymbols(getRuntimeSymbolMap(interner))))
+    return std::move(error);
+  llvm::Expected<std::unique_ptr<llvm::orc::DynamicLibrarySearchGenerator>>
+      process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  for (auto [i, object] : llvm::enumerate(objects))
+    if (llvm::Error error =
+            (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                llvm::StringRef(object.data(), object.size()),
+                "part" + std::to_string(i) + ".o")))
+      return std::move(error);
+  return jit;
+}
+
+/// The debugging aid: the JIT's objects, linked into one, written to `path`.
+static llvm::Error
+dumpObject(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+           llvm::StringRef path) {
+  llvm::SmallVector<char, 0> linked;
+  if (objects.size() == 1) {
+    linked = objects.front();
+  } else {
+    llvm::Expected<llvm::SmallVector<char, 0>> relocatable =
+        linkRelocatable(objects);
+    if (!relocatable)
+      return relocatable.takeError();
+    linked = std::move(*relocatable);
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return makeError("cannot write '" + path + "': " + ec.message());
+  os << llvm::StringRef(linked.data(), linked.size());
+  return llvm::Error::success();
+}
+
 CompiledModel::~CompiledModel() = default;
 
 llvm::Expected<std::unique_ptr<CompiledModel>>
@@ -223,69 +301,65 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   model->profiledKernels = std::move(lowered->profiledKernels);
 
   // LLVM's own optimization and code generation, the same functions as
-  // graph-compile's (Compile.h); the JIT runs them when the entry is looked
-  // up.
+  // graph-compile's (Compile.h): the objects of the parts generated in
+  // parallel are linked in this process by ORC.
+  llvm::LLVMContext llvmContext;
+  TimingScope translateTimer = scope.nest("translate to LLVM IR");
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateToLLVMIR(*lowered->module, llvmContext, **tm);
+  if (!llvmModule)
+    return makeError("cannot JIT-compile @" + options.entry + ": " +
+                     llvm::toString(llvmModule.takeError()));
+  lowered->module = nullptr;
+  translateTimer.stop();
+
+  TimingScope optimizeTimer = scope.nest("LLVM optimization");
   llvm::TargetMachine *tmPtr = tm->get();
-  TimingScope jitTimer =
-      scope.nest("LLVM optimization and JIT code generation");
-  std::string irPath =
-      options.objectDumpPath.empty() ? "" : options.objectDumpPath + ".ll";
   std::function<llvm::Error(llvm::Module *)> optimize =
       withAddressSanitizer([tmPtr](llvm::Module *module) {
         return optimizeLLVMIR(*module, *tmPtr);
       });
-  std::function<llvm::Error(llvm::Module *)> transformer =
-      [optimize, &jitTimer, irPath](llvm::Module *module) -> llvm::Error {
-    TimingScope optimizeTimer = jitTimer.nest("LLVM optimization");
-    if (llvm::Error error = optimize(module))
-      return error;
-    // The debugging aid writes the optimized LLVM IR beside the object.
-    if (!irPath.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(irPath, ec);
-      if (!ec)
-        module->print(os, nullptr);
-    }
-    return llvm::Error::success();
-  };
-  ExecutionEngineOptions engineOptions;
-  std::string translateError;
-  auto moduleBuilder =
-      [&](Operation *op,
-          llvm::LLVMContext &llvmContext) -> std::unique_ptr<llvm::Module> {
-    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-        translateToLLVMIR(cast<ModuleOp>(op), llvmContext, *tmPtr);
-    if (!llvmModule) {
-      translateError = llvm::toString(llvmModule.takeError());
-      return nullptr;
-    }
-    return std::move(*llvmModule);
-  };
-  engineOptions.llvmModuleBuilder = moduleBuilder;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  engineOptions.enableObjectDump = !options.objectDumpPath.empty();
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*lowered->module, engineOptions, std::move(*tm));
-  if (!engine)
+  if (llvm::Error error = optimize(llvmModule->get()))
+    return makeError("LLVM's optimization failed: " +
+                     llvm::toString(std::move(error)));
+  // The debugging aid writes the optimized LLVM IR beside the object.
+  if (!options.objectDumpPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(options.objectDumpPath + ".ll", ec);
+    if (!ec)
+      (*llvmModule)->print(os, nullptr);
+  }
+  optimizeTimer.stop();
+
+  TimingScope codegenTimer = scope.nest("code generation");
+  llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>> objects =
+      emitObjects(**llvmModule, options, CodeTarget::JIT);
+  if (!objects)
     return makeError("cannot JIT-compile @" + options.entry + ": " +
-                     llvm::toString(engine.takeError()) + translateError);
-  model->engine = std::move(*engine);
-  // Before anything is materialized: the counting allocator must be what the
-  // compiled code links against.
-  model->engine->registerSymbols(getRuntimeSymbolMap);
-  model->engine->initialize();
-  // Looking the entry up generates its code, inside the compile time.
-  llvm::Expected<void *> runFn = model->engine->lookup(kModelRunSymbol);
+                     llvm::toString(objects.takeError()));
+  llvmModule->reset();
+  codegenTimer.stop();
+
+  TimingScope linkTimer = scope.nest("JIT link");
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      createJIT(**tm, *objects);
+  if (!jit)
+    return makeError("cannot JIT-compile @" + options.entry + ": " +
+                     llvm::toString(jit.takeError()));
+  model->jit = std::move(*jit);
+  llvm::Expected<llvm::orc::ExecutorAddr> runFn =
+      model->jit->lookup(kModelRunSymbol);
   if (!runFn)
     return makeError("cannot JIT-compile @" + options.entry + ": " +
                      llvm::toString(runFn.takeError()));
-  model->runFn = reinterpret_cast<ModelRunFn>(*runFn);
+  model->runFn = runFn->toPtr<ModelRunFn>();
+  if (llvm::Error error = model->jit->initialize(model->jit->getMainJITDylib()))
+    return makeError("cannot JIT-compile @" + options.entry + ": " +
+                     llvm::toString(std::move(error)));
+  linkTimer.stop();
   if (!options.objectDumpPath.empty())
-    model->engine->dumpToObjectFile(options.objectDumpPath);
-  jitTimer.stop();
+    if (llvm::Error error = dumpObject(*objects, options.objectDumpPath))
+      return error;
 
   std::chrono::duration<double, std::milli> elapsed =
       std::chrono::steady_clock::now() - start;

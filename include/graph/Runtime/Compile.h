@@ -9,6 +9,8 @@
 //   translateToLLVMIR    the LLVM dialect to an llvm::Module for that target
 //   optimizeLLVMIR       LLVM's O3 pipeline
 //   emitObject           machine code as an ELF object
+//   emitObjects          the same, the module split and generated in
+//                        parallel threads, one part per core
 //   linkSharedLibrary    the object into a shared library (Debian's lld)
 //
 // Each step takes a TimingScope: `--timing` nests one timer per step (and
@@ -88,6 +90,18 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &tm);
 /// Machine code for `module` as a relocatable object file.
 llvm::Expected<llvm::SmallVector<char, 0>> emitObject(llvm::Module &module,
                                                       llvm::TargetMachine &tm);
+
+/// Machine code for `module` as relocatable objects: the module split into
+/// `parts` (0: one per core this process may use) that are generated in
+/// parallel, as LLVM's LTO does, each with a target machine of its own.
+/// Fewer parts when the module has fewer functions. Consumes `module`.
+llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>>
+emitObjects(llvm::Module &module, const CompileOptions &options,
+            CodeTarget codeTarget, unsigned parts = 0);
+
+/// Links objects into one relocatable object with lld (`ld.lld -r`).
+llvm::Expected<llvm::SmallVector<char, 0>>
+linkRelocatable(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects);
 
 /// Everything above: the model in `sourceMgr` to an object file's bytes.
 llvm::Expected<llvm::SmallVector<char, 0>>

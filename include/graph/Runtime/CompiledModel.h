@@ -3,8 +3,8 @@
 // One compiled model: the module parsed (or imported from ONNX),
 // `graph-optimize` at the requested opt-level, `graph-lower-to-llvm` after it
 // (the same at every level, so that timings measure the graph optimizations
-// alone), and LLVM's O3 code generation for the target CPU through the MLIR
-// ExecutionEngine.
+// alone), and LLVM's O3 code generation for the target CPU, in parallel
+// parts (Compile.h, emitObjects) that ORC's JIT links in this process.
 //
 // The compiled code is called through graph_model_run (ModelABI.h), as a
 // shared library made by graph-compile is: the JIT and graph-compile compile
@@ -32,9 +32,14 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+namespace orc {
+class LLJIT;
+} // namespace orc
+} // namespace llvm
+
 namespace mlir {
 class DialectRegistry;
-class ExecutionEngine;
 
 namespace graph {
 namespace runtime {
@@ -105,7 +110,7 @@ public:
 private:
   CompiledModel() = default;
 
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   int (*runFn)(const void *const *, void *const *) = nullptr;
 };
 

@@ -14,7 +14,9 @@
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -85,40 +87,55 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
                    ValueRange{init}, strides, dilations)
                    .getResult(0);
     } else {
-      // One convolution per group on channel slices, inserted into the
-      // accumulator.
+      // One loop over the groups, its body one convolution on the group's
+      // channel slices, inserted into the accumulator: the code (and the
+      // compile time) does not grow with the group count.
       Value filter = weight;
       auto paddedType = cast<RankedTensorType>(input.getType());
       int64_t fg = f / groups;
-      output = init;
-      auto slice = [&](Value source, ArrayRef<int64_t> sizes, int64_t offset) {
-        SmallVector<int64_t> offsets(sizes.size(), 0);
-        offsets.back() = offset;
-        SmallVector<int64_t> ones(sizes.size(), 1);
-        return tensor::ExtractSliceOp::create(
-            rewriter, loc, source,
-            getAsIndexOpFoldResult(getContext(), offsets),
-            getAsIndexOpFoldResult(getContext(), sizes),
-            getAsIndexOpFoldResult(getContext(), ones));
-      };
       SmallVector<int64_t> inSizes(paddedType.getShape());
       inSizes.back() = cg;
       SmallVector<int64_t> filterSizes = {kh, kw, cg, fg};
       SmallVector<int64_t> outSizes = {n, oh, ow, fg};
       auto groupType = RankedTensorType::get(outSizes, elementType);
-      for (int64_t g = 0; g < groups; ++g) {
-        Value inSlice = slice(input, inSizes, g * cg);
-        Value filterSlice = slice(filter, filterSizes, g * fg);
-        auto outSlice = slice(init, outSizes, g * fg);
-        Value conv = linalg::Conv2DNhwcHwcfOp::create(
-                         rewriter, loc, TypeRange{groupType},
-                         ValueRange{inSlice, filterSlice}, ValueRange{outSlice},
-                         strides, dilations)
-                         .getResult(0);
-        output = tensor::InsertSliceOp::create(
-            rewriter, loc, conv, output, outSlice.getMixedOffsets(),
-            outSlice.getMixedSizes(), outSlice.getMixedStrides());
-      }
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value count = arith::ConstantIndexOp::create(rewriter, loc, groups);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, count, one, ValueRange{init},
+          [&](OpBuilder &b, Location l, Value g, ValueRange iterArgs) {
+            // A slice of the channels (innermost) from channel g * size.
+            auto slice = [&](Value source, ArrayRef<int64_t> sizes,
+                             int64_t size) {
+              SmallVector<OpFoldResult> offsets(sizes.size(),
+                                                b.getIndexAttr(0));
+              offsets.back() =
+                  arith::MulIOp::create(
+                      b, l, g, arith::ConstantIndexOp::create(b, l, size))
+                      .getResult();
+              SmallVector<OpFoldResult> ones(sizes.size(), b.getIndexAttr(1));
+              return tensor::ExtractSliceOp::create(
+                  b, l,
+                  RankedTensorType::get(sizes,
+                                        cast<RankedTensorType>(source.getType())
+                                            .getElementType()),
+                  source, offsets, getAsIndexOpFoldResult(getContext(), sizes),
+                  ones);
+            };
+            Value inSlice = slice(input, inSizes, cg);
+            Value filterSlice = slice(filter, filterSizes, fg);
+            auto outSlice = slice(iterArgs[0], outSizes, fg);
+            Value conv = linalg::Conv2DNhwcHwcfOp::create(
+                             b, l, TypeRange{groupType},
+                             ValueRange{inSlice, filterSlice},
+                             ValueRange{outSlice}, strides, dilations)
+                             .getResult(0);
+            Value inserted = tensor::InsertSliceOp::create(
+                b, l, conv, iterArgs[0], outSlice.getMixedOffsets(),
+                outSlice.getMixedSizes(), outSlice.getMixedStrides());
+            scf::YieldOp::create(b, l, inserted);
+          });
+      output = loop.getResult(0);
     }
 
     // NHWC -> NCHW.

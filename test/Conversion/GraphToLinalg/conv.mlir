@@ -93,27 +93,45 @@ func.func @conv_depthwise_constant(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x2x2xf3
 
 // -----
 
-// Other groups: one convolution per group on channel slices, inserted into
-// the accumulator.
+// Other groups: one loop over the groups whose body is one convolution on
+// the group's channel slices, inserted into the accumulator.
 
 // CHECK-LABEL: func.func @conv_groups
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x4xf32>, %[[W:.*]]: tensor<6x2x3x3xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK: %[[XT:.*]] = linalg.transpose ins(%[[X]]
 // CHECK: %[[INIT:.*]] = linalg.broadcast ins(%[[B]] : tensor<6xf32>)
 // CHECK: %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<6x2x3x3xf32>) outs(%{{.*}} : tensor<3x3x2x6xf32>) permutation = [2, 3, 1, 0]
-// CHECK: %[[X0:.*]] = tensor.extract_slice %[[XT]][0, 0, 0, 0] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x4x2xf32>
-// CHECK: %[[W0:.*]] = tensor.extract_slice %[[WT]][0, 0, 0, 0] [3, 3, 2, 3] [1, 1, 1, 1] : tensor<3x3x2x6xf32> to tensor<3x3x2x3xf32>
-// CHECK: %[[I0:.*]] = tensor.extract_slice %[[INIT]][0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : tensor<1x2x2x6xf32> to tensor<1x2x2x3xf32>
-// CHECK: %[[C0:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[X0]], %[[W0]] : tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) outs(%[[I0]] : tensor<1x2x2x3xf32>)
-// CHECK: %[[R0:.*]] = tensor.insert_slice %[[C0]] into %[[INIT]][0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : tensor<1x2x2x3xf32> into tensor<1x2x2x6xf32>
-// CHECK: %[[X1:.*]] = tensor.extract_slice %[[XT]][0, 0, 0, 2] [1, 4, 4, 2] [1, 1, 1, 1]
-// CHECK: %[[W1:.*]] = tensor.extract_slice %[[WT]][0, 0, 0, 3] [3, 3, 2, 3] [1, 1, 1, 1]
-// CHECK: %[[I1:.*]] = tensor.extract_slice %[[INIT]][0, 0, 0, 3] [1, 2, 2, 3] [1, 1, 1, 1]
-// CHECK: %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[X1]], %[[W1]] : {{.*}}) outs(%[[I1]] :
-// CHECK: %[[R1:.*]] = tensor.insert_slice %[[C1]] into %[[R0]][0, 0, 0, 3] [1, 2, 2, 3] [1, 1, 1, 1]
-// CHECK: linalg.transpose ins(%[[R1]] : tensor<1x2x2x6xf32>) outs(%{{.*}} : tensor<1x6x2x2xf32>) permutation = [0, 3, 1, 2]
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[G:.*]] = arith.constant 2 : index
+// CHECK: %[[R:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[G]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1x2x2x6xf32>) {
+// CHECK:   %[[XO:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:   %[[XS:.*]] = tensor.extract_slice %[[XT]][0, 0, 0, %[[XO]]] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x4x2xf32>
+// CHECK:   %[[WO:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:   %[[WS:.*]] = tensor.extract_slice %[[WT]][0, 0, 0, %[[WO]]] [3, 3, 2, 3] [1, 1, 1, 1] : tensor<3x3x2x6xf32> to tensor<3x3x2x3xf32>
+// CHECK:   %[[OO:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:   %[[OS:.*]] = tensor.extract_slice %[[ACC]][0, 0, 0, %[[OO]]] [1, 2, 2, 3] [1, 1, 1, 1] : tensor<1x2x2x6xf32> to tensor<1x2x2x3xf32>
+// CHECK:   %[[CV:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[XS]], %[[WS]] : tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) outs(%[[OS]] : tensor<1x2x2x3xf32>)
+// CHECK:   %[[INS:.*]] = tensor.insert_slice %[[CV]] into %[[ACC]][0, 0, 0, %[[OO]]] [1, 2, 2, 3] [1, 1, 1, 1] : tensor<1x2x2x3xf32> into tensor<1x2x2x6xf32>
+// CHECK:   scf.yield %[[INS]]
+// CHECK: linalg.transpose ins(%[[R]] : tensor<1x2x2x6xf32>) outs(%{{.*}} : tensor<1x6x2x2xf32>) permutation = [0, 3, 1, 2]
 // CHECK-NOT: graph.conv2d
 func.func @conv_groups(%x: tensor<1x4x4x4xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x2x2xf32> {
   %0 = graph.conv2d %x, %w, %b {groups = 2 : i64} : (tensor<1x4x4x4xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x2x2xf32>
   return %0 : tensor<1x6x2x2xf32>
+}
+
+// -----
+
+// The IR does not grow with the group count: 64 groups (NHWC, HWCF weight)
+// are one loop with one convolution.
+
+// CHECK-LABEL: func.func @conv_groups_64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x8x8x128xf32>) {
+// CHECK:   linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x2xf32>, tensor<3x3x2x2xf32>) outs(%{{.*}} : tensor<1x8x8x2xf32>)
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// CHECK: return
+func.func @conv_groups_64(%x: tensor<1x10x10x128xf32>, %w: tensor<3x3x2x128xf32>) -> tensor<1x8x8x128xf32> {
+  %0 = graph.conv2d %x, %w {layout = "NHWC", groups = 64 : i64} : (tensor<1x10x10x128xf32>, tensor<3x3x2x128xf32>) -> tensor<1x8x8x128xf32>
+  return %0 : tensor<1x8x8x128xf32>
 }
