@@ -7,8 +7,8 @@
 
 #include "VerifyUtils.h"
 
-#include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/FoldLimits.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
 #include "mlir/IR/Builders.h"
@@ -39,21 +39,6 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
-/// Checks that the size in bytes of the static tensor `type` fits int64, so
-/// that no element count or offset computed from it (by a fold, the lowering
-/// or the runtime) overflows.
-static LogicalResult checkSize(Operation *op, RankedTensorType type,
-                               const Twine &what) {
-  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
-  int64_t elementBytes =
-      std::max<int64_t>(llvm::divideCeil(type.getElementTypeBitWidth(), 8), 1);
-  if (count && llvm::checkedMul(*count, elementBytes))
-    return success();
-  return op->emitOpError() << what << " of type " << type
-                           << " is too large: its size in bytes does not fit "
-                              "in int64";
-}
-
 /// Checks that `value` (described by `what`, e.g. "operand 'weight'") is a
 /// statically shaped ranked tensor of f32, the only type compute ops take,
 /// of a size that fits int64.
@@ -61,7 +46,7 @@ static LogicalResult checkStaticF32(Operation *op, Value value,
                                     const Twine &what) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (type && type.hasStaticShape() && type.getElementType().isF32())
-    return checkSize(op, type, what);
+    return checkTensorSize(op, type, what);
   return op->emitOpError() << what
                            << " must be a statically shaped tensor of f32, "
                               "but got "
@@ -201,7 +186,7 @@ LogicalResult ConstantOp::verify() {
   // the constant go out of bounds.
   auto type = dyn_cast<RankedTensorType>(getType());
   if (type && type.hasStaticShape() &&
-      failed(checkSize(*this, type, "result 'output'")))
+      failed(checkTensorSize(*this, type, "result 'output'")))
     return failure();
   auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
   if (!resource)

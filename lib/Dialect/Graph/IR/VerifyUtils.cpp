@@ -59,6 +59,18 @@ static StringRef describeClass(TypeClass cls) {
   return "";
 }
 
+LogicalResult mlir::graph::checkTensorSize(Operation *op, RankedTensorType type,
+                                           const Twine &what) {
+  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+  int64_t elementBytes =
+      std::max<int64_t>(llvm::divideCeil(type.getElementTypeBitWidth(), 8), 1);
+  if (count && llvm::checkedMul(*count, elementBytes))
+    return success();
+  return op->emitOpError() << what << " of type " << type
+                           << " is too large: its size in bytes does not fit "
+                              "in int64";
+}
+
 LogicalResult mlir::graph::checkTensorOf(Operation *op, Value value,
                                          const Twine &what, TypeClass cls) {
   auto shaped = dyn_cast<ShapedType>(value.getType());
@@ -66,18 +78,8 @@ LogicalResult mlir::graph::checkTensorOf(Operation *op, Value value,
       shaped ? getElementKind(shaped.getElementType()) : std::nullopt;
   bool accepted = kind && isInClass(*kind, cls);
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (accepted && type && type.hasStaticShape()) {
-    // Its size in bytes fits int64, so that no element count or offset
-    // computed from it (by a fold, the lowering or the runtime) overflows.
-    std::optional<int64_t> count = getCheckedNumElements(type.getShape());
-    int64_t elementBytes = std::max<int64_t>(
-        llvm::divideCeil(type.getElementTypeBitWidth(), 8), 1);
-    if (count && llvm::checkedMul(*count, elementBytes))
-      return success();
-    return op->emitOpError() << what << " of type " << type
-                             << " is too large: its size in bytes does not "
-                                "fit in int64";
-  }
+  if (accepted && type && type.hasStaticShape())
+    return checkTensorSize(op, type, what);
   // An accepted element type in a dynamic shape: the message names that
   // type (for f32, the core ops' message word for word).
   InFlightDiagnostic diag =

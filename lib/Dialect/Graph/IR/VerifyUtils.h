@@ -45,8 +45,15 @@ enum class TypeClass {
 /// Whether `kind` belongs to `cls`.
 bool isInClass(ElementKind kind, TypeClass cls);
 
+/// Checks that the size in bytes of the static tensor `type` fits int64, so
+/// that no element count or offset computed from it (by a fold, the lowering
+/// or the runtime) overflows.
+LogicalResult checkTensorSize(Operation *op, RankedTensorType type,
+                              const Twine &what);
+
 /// Checks that `value` (described by `what`, e.g. "operand 'x'") is a
-/// statically shaped ranked tensor whose element type is in `cls`. The F32
+/// statically shaped ranked tensor whose element type is in `cls`, of a size
+/// that fits int64. The F32
 /// message is the core ops' own.
 LogicalResult checkTensorOf(Operation *op, Value value, const Twine &what,
                             TypeClass cls);
