@@ -45,12 +45,17 @@ SmallVector<Operation *> mlir::graph::getLiveUsers(Value value) {
 }
 
 /// Post-order over uses: every user of `op` lands in `ops` before `op`. An
+/// op already in `ops` is not visited again, so collecting the dead users of
+/// many values into one `ops` costs time linear in what is collected. An
 /// explicit stack, so that a long chain of dead ops cannot overflow the
 /// native one.
-static void collectUsersFirst(Operation *op, llvm::SetVector<Operation *> &ops,
-                              llvm::DenseSet<Operation *> &visited) {
-  if (!visited.insert(op).second)
-    return;
+static void collectUsersFirst(Operation *op,
+                              llvm::SetVector<Operation *> &ops) {
+  // Ops on the stack: visited, not yet in `ops`.
+  llvm::SmallPtrSet<Operation *, 8> onStack{op};
+  auto isNew = [&](Operation *user) {
+    return !ops.contains(user) && onStack.insert(user).second;
+  };
   // Each entry: an op and the users of it still to visit.
   SmallVector<std::pair<Operation *, SmallVector<Operation *>>> stack;
   stack.emplace_back(op, llvm::to_vector(op->getUsers()));
@@ -62,17 +67,16 @@ static void collectUsersFirst(Operation *op, llvm::SetVector<Operation *> &ops,
       continue;
     }
     Operation *user = pending.pop_back_val();
-    if (visited.insert(user).second)
+    if (isNew(user))
       stack.emplace_back(user, llvm::to_vector(user->getUsers()));
   }
 }
 
 void mlir::graph::collectDeadUsers(Value value,
                                    llvm::SetVector<Operation *> &ops) {
-  llvm::DenseSet<Operation *> visited(ops.begin(), ops.end());
   for (Operation *user : value.getUsers())
-    if (!visited.contains(user) && isOpDead(user))
-      collectUsersFirst(user, ops, visited);
+    if (!ops.contains(user) && isOpDead(user))
+      collectUsersFirst(user, ops);
 }
 
 LiveOps::LiveOps(Operation *root) {
@@ -107,8 +111,7 @@ SmallVector<Operation *> LiveOps::getLiveUsers(Value value) const {
 
 void LiveOps::collectDeadUsers(Value value,
                                llvm::SetVector<Operation *> &ops) const {
-  llvm::DenseSet<Operation *> visited(ops.begin(), ops.end());
   for (Operation *user : value.getUsers())
-    if (!visited.contains(user) && isDead(user))
-      collectUsersFirst(user, ops, visited);
+    if (!ops.contains(user) && isDead(user))
+      collectUsersFirst(user, ops);
 }
