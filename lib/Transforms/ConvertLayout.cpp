@@ -269,7 +269,10 @@ struct GraphConvertLayoutPass
       return;
 
     RewritePatternSet patterns(context);
-    TransposeOp::getCanonicalizationPatterns(patterns, context);
+    // Dead users do not count as users: the pass does the same with or
+    // without graph-eliminate-dead-code before it.
+    populateTransposeSinkingPatterns(
+        patterns, [&live](Operation *user) { return live.isLive(user); });
     patterns.add<SinkTransposeThroughPool<MaxPool2DOp>,
                  SinkTransposeThroughPool<AvgPool2DOp>,
                  SinkTransposeThroughPool<GlobalAvgPoolOp>,

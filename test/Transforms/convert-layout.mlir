@@ -229,3 +229,20 @@ func.func @constant_input(%w: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
   %1 = graph.max_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
   return %1 : tensor<1x1x1x1xf32>
 }
+
+// A dead user of a layout change does not keep it from moving past its live
+// elementwise user (seeds 392 and 402 of fuzz/random_graphs.py: the second
+// graph-optimize moved it once DCE had removed the clip).
+
+// CHECK-LABEL: func.func @dead_elementwise_user
+// CHECK: %[[P:.*]] = graph.avg_pool2d %{{.*}} layout = "NHWC"
+// CHECK: %[[S:.*]] = graph.sigmoid %[[P]] : tensor<1x3x3x4xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[S]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: return %[[T]]
+func.func @dead_elementwise_user(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %1 = graph.avg_pool2d %0 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x3x3xf32>
+  %dead = graph.clip %1 {min = -1.0 : f32, max = 0.0 : f32} : tensor<1x4x3x3xf32>
+  %2 = graph.sigmoid %1 : tensor<1x4x3x3xf32>
+  return %2 : tensor<1x4x3x3xf32>
+}

@@ -337,10 +337,20 @@ struct TransposeToReshape : public OpRewritePattern<TransposeOp> {
   }
 };
 
-/// Whether the only user of `op`'s result is `user` (once or more).
-static bool hasSingleUser(Operation *op, Operation *user) {
-  return !op->use_empty() &&
-         llvm::all_of(op->getUsers(), [&](Operation *u) { return u == user; });
+/// The users of `op`'s result that count, each once.
+static SmallVector<Operation *> getCountedUsers(Operation *op,
+                                                const CountsAsUser &counts) {
+  SmallVector<Operation *> users;
+  for (Operation *user : op->getUsers())
+    if (!llvm::is_contained(users, user) && counts(user))
+      users.push_back(user);
+  return users;
+}
+
+/// The only user of `op`'s result that counts (used once or more), or null.
+static Operation *getOnlyUser(Operation *op, const CountsAsUser &counts) {
+  SmallVector<Operation *> users = getCountedUsers(op, counts);
+  return users.size() == 1 ? users.front() : nullptr;
 }
 
 /// op(transpose(x, p), y...) -> transpose(op(x, y'...), p) for an
@@ -350,15 +360,16 @@ static bool hasSingleUser(Operation *op, Operation *user) {
 /// where it cancels, and the count of layout changes inside the graph never
 /// grows. A transpose of a graph input stays at the input, where it was
 /// put; every other one only moves down, which is what makes the patterns
-/// end.
+/// end. Users that do not count (dead ones) keep reading the transpose.
 static LogicalResult sinkThroughElementwiseUser(TransposeOp op,
-                                                PatternRewriter &rewriter) {
+                                                PatternRewriter &rewriter,
+                                                const CountsAsUser &counts) {
   if (op->use_empty() || isGraphInput(op.getX()))
     return failure();
-  Operation *user = *op->getUsers().begin();
-  if (!hasSingleUser(op, user) || !isElementwise(user) ||
-      isa<BatchNormOp>(user) || user->getNumResults() != 1 ||
-      user->getNumRegions() != 0 || !isMemoryEffectFree(user))
+  Operation *user = getOnlyUser(op, counts);
+  if (!user || !isElementwise(user) || isa<BatchNormOp>(user) ||
+      user->getNumResults() != 1 || user->getNumRegions() != 0 ||
+      !isMemoryEffectFree(user))
     return failure();
   auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
   ArrayRef<int64_t> perm = op.getPerm();
@@ -398,12 +409,15 @@ static LogicalResult sinkThroughElementwiseUser(TransposeOp op,
 /// Moves a transpose past the elementwise op that is its only user (see
 /// sinkThroughElementwiseUser), matched at the transpose.
 struct SinkTransposeThroughElementwise : public OpRewritePattern<TransposeOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SinkTransposeThroughElementwise(MLIRContext *context, CountsAsUser counts)
+      : OpRewritePattern(context), counts(std::move(counts)) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    return sinkThroughElementwiseUser(op, rewriter);
+    return sinkThroughElementwiseUser(op, rewriter, counts);
   }
+
+  CountsAsUser counts;
 };
 
 /// The same, matched at the elementwise op: a rewriter revisits an op whose
@@ -411,30 +425,32 @@ struct SinkTransposeThroughElementwise : public OpRewritePattern<TransposeOp> {
 /// transpose, say) is what makes the move possible.
 struct SinkOperandTransposes
     : public OpTraitRewritePattern<trait::ElementwiseTrait> {
-  using OpTraitRewritePattern::OpTraitRewritePattern;
+  SinkOperandTransposes(MLIRContext *context, CountsAsUser counts)
+      : OpTraitRewritePattern(context), counts(std::move(counts)) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     for (Value operand : op->getOperands())
       if (auto transpose = operand.getDefiningOp<TransposeOp>())
-        if (succeeded(sinkThroughElementwiseUser(transpose, rewriter)))
+        if (succeeded(sinkThroughElementwiseUser(transpose, rewriter, counts)))
           return success();
     return failure();
   }
+
+  CountsAsUser counts;
 };
 
 /// batch_norm(transpose(x, NHWC to NCHW)) with channels on dim 1 is
 /// transpose(batch_norm(x) with channels on dim 3), and the other way
 /// round: batch_norm has a layout of its own.
 struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SinkTransposeThroughBatchNorm(MLIRContext *context, CountsAsUser counts)
+      : OpRewritePattern(context), counts(std::move(counts)) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op->use_empty())
-      return failure();
-    auto bn = dyn_cast<BatchNormOp>(*op->getUsers().begin());
-    if (!bn || !hasSingleUser(op, bn) || bn.getInput() != op.getResult())
+    auto bn = dyn_cast_or_null<BatchNormOp>(getOnlyUser(op, counts));
+    if (!bn || bn.getInput() != op.getResult())
       return failure();
     ArrayRef<int64_t> perm = op.getPerm();
     StringRef layout;
@@ -456,13 +472,21 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
     rewriter.replaceOpWithNewOp<TransposeOp>(bn, bn.getType(), moved, perm);
     return success();
   }
+
+  CountsAsUser counts;
 };
 
 } // namespace
 
+void mlir::graph::populateTransposeSinkingPatterns(RewritePatternSet &patterns,
+                                                   CountsAsUser countsAsUser) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ComposeTransposes, TransposeToReshape>(context);
+  patterns.add<SinkTransposeThroughElementwise, SinkOperandTransposes,
+               SinkTransposeThroughBatchNorm>(context, countsAsUser);
+}
+
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposes, TransposeToReshape,
-              SinkTransposeThroughElementwise, SinkOperandTransposes,
-              SinkTransposeThroughBatchNorm>(context);
+  populateTransposeSinkingPatterns(results, [](Operation *) { return true; });
 }

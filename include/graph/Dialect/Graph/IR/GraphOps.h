@@ -16,7 +16,11 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <functional>
+
 namespace mlir {
+class RewritePatternSet;
+
 namespace graph {
 
 /// The random number generator state read and advanced by
@@ -36,6 +40,17 @@ class ElementwiseTrait
 inline bool isElementwise(Operation *op) {
   return op->hasTrait<trait::ElementwiseTrait>();
 }
+
+/// Whether a user of a value counts when a pattern asks for the value's only
+/// user. Canonicalization counts every user (its driver erases dead ones
+/// first); a pass that keeps dead ops passes its liveness, so that what it
+/// does is the same with or without dead code elimination before it.
+using CountsAsUser = std::function<bool(Operation *)>;
+
+/// The transpose canonicalizations (cancel, move toward where they cancel,
+/// become reshapes), their "only user" judged by `countsAsUser`.
+void populateTransposeSinkingPatterns(RewritePatternSet &patterns,
+                                      CountsAsUser countsAsUser);
 
 } // namespace graph
 } // namespace mlir
