@@ -75,11 +75,38 @@ private:
     for (Block &block : region)
       for (Operation &op : llvm::make_early_inc_range(block)) {
         visited.insert(&op);
-        if (succeeded(tryFold(&op)))
+        if (succeeded(tryFold(&op)) || op.getNumRegions() == 0)
           continue;
         for (Region &nested : op.getRegions())
           foldRegion(nested);
+        // Folding the body may let the op fold (a graph.fused whose body
+        // became the identity), which a second run would otherwise do.
+        if (succeeded(tryFold(&op)))
+          continue;
+        if (auto fused = dyn_cast<FusedOp>(op))
+          forwardPassedThroughInputs(fused);
       }
+  }
+
+  /// Replaces the uses of each result of `op` that yields one of its block
+  /// arguments by the operand behind it. That holds whatever the other
+  /// results are, where folding the op needs every used result known; and a
+  /// second run, after graph-eliminate-dead-code dropped results only dead
+  /// ops used, must not find more to fold.
+  void forwardPassedThroughInputs(FusedOp op) {
+    Block &body = op.getBody().front();
+    for (auto [result, yielded] :
+         llvm::zip(op->getResults(), op.getYield().getValues())) {
+      auto arg = dyn_cast<BlockArgument>(yielded);
+      if (!arg || arg.getOwner() != &body || result.use_empty())
+        continue;
+      Value input = op.getInputs()[arg.getArgNumber()];
+      if (input.getType() != result.getType())
+        continue;
+      for (Operation *user : result.getUsers())
+        revisit |= visited.contains(user);
+      result.replaceAllUsesWith(input);
+    }
   }
 
   /// Whether a result of this type may be held by a new constant.

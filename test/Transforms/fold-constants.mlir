@@ -281,6 +281,43 @@ func.func @fused_unused_result(%a: tensor<2xf32>) -> tensor<2xf32> {
   return %0#1 : tensor<2xf32>
 }
 
+// A passed-through input is forwarded even when another result, used by a
+// dead op only, cannot be computed: graph-eliminate-dead-code then drops the
+// group whole, and a second graph-optimize has nothing left to fold (random
+// graph 1176). The group stays here: dead code is DCE's.
+// CHECK-LABEL: func.func @fused_passes_input_through
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>)
+// CHECK: %[[G:.*]]:2 = graph.fused "k"
+// CHECK: graph.mul %[[G]]#1
+// CHECK: return %[[A]]
+func.func @fused_passes_input_through(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0:2 = graph.fused "k" (%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<2xf32>):
+    %1 = graph.relu %x : tensor<2xf32>
+    graph.yield %y, %1 : tensor<2xf32>, tensor<2xf32>
+  }
+  %dead = graph.mul %0#1, %0#1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0#0 : tensor<2xf32>
+}
+
+// A transpose that moves only unit dimensions within one type is the
+// identity; the group whose body it was then folds in the same run (random
+// graphs 732 and 1011).
+// CHECK-LABEL: func.func @fused_identity_transpose
+// CHECK-SAME: (%[[A:.*]]: tensor<1x1xf32>, %[[B:.*]]: tensor<1x3x1xf32>)
+// CHECK-NOT: graph.fused
+// CHECK-NOT: graph.transpose
+// CHECK: return %[[A]], %[[B]]
+func.func @fused_identity_transpose(%a: tensor<1x1xf32>, %b: tensor<1x3x1xf32>) -> (tensor<1x1xf32>, tensor<1x3x1xf32>) {
+  %0 = graph.fused "k" (%a) : (tensor<1x1xf32>) -> tensor<1x1xf32> {
+  ^bb0(%x: tensor<1x1xf32>):
+    %1 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+    graph.yield %1 : tensor<1x1xf32>
+  }
+  %2 = graph.transpose %b {perm = array<i64: 2, 1, 0>} : (tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
+  return %0, %2 : tensor<1x1xf32>, tensor<1x3x1xf32>
+}
+
 // The second group folds (an identity) and takes the last user of the
 // first group's second result: the first group then folds too, in the same
 // run (found by random graphs: a second graph-optimize changed the IR).

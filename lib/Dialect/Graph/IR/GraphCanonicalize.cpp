@@ -149,20 +149,6 @@ static SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
   return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
 }
 
-/// Whether transposing `shape` by `perm` keeps the elements in row-major
-/// order: the dimensions larger than 1 keep their relative order.
-static bool isReshapeLike(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
-  int64_t last = -1;
-  for (int64_t p : perm) {
-    if (shape[p] == 1)
-      continue;
-    if (p < last)
-      return false;
-    last = p;
-  }
-  return true;
-}
-
 /// `value` reshaped to `shape` (itself when it already has it).
 static Value reshapeTo(PatternRewriter &rewriter, Location loc, Value value,
                        ArrayRef<int64_t> shape) {
@@ -206,7 +192,7 @@ public:
     SmallVector<int64_t> unpermuted = permuteShape(shape, inverse);
     // An operand whose permutation moves only unit dimensions and keeps
     // the shape (a scalar, say) reads the same on either side.
-    if (unpermuted == shape && isReshapeLike(shape, inverse)) {
+    if (unpermuted == shape && reference::isReshapeLike(shape, inverse)) {
       kind = Kind::Same;
       return;
     }
@@ -224,7 +210,7 @@ public:
         kind = Kind::Constant;
       return;
     }
-    if (isReshapeLike(shape, inverse)) {
+    if (reference::isReshapeLike(shape, inverse)) {
       kind = Kind::Reshape;
       return;
     }
@@ -329,7 +315,7 @@ struct TransposeToReshape : public OpRewritePattern<TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getX().getType());
     if (!type || !type.hasStaticShape() ||
-        !isReshapeLike(type.getShape(), op.getPerm()))
+        !reference::isReshapeLike(type.getShape(), op.getPerm()))
       return failure();
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), op.getX(),
                                      op.getType().getShape()));

@@ -641,6 +641,12 @@ OpFoldResult FlattenOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  // One that only moves unit dimensions within one type is the identity.
+  auto xType = dyn_cast<RankedTensorType>(getX().getType());
+  if (xType && xType == getType() &&
+      getPerm().size() == static_cast<size_t>(xType.getRank()) &&
+      reference::isReshapeLike(xType.getShape(), getPerm()))
+    return getX();
   RankedTensorType type = getFoldableType(getType());
   if (!type)
     return foldTypedTranspose(adaptor.getX(), getPerm(), getType());

@@ -141,6 +141,10 @@ void gemm(ArrayRef<float> a, ArrayRef<float> b,
 void softmax(ArrayRef<float> x, ArrayRef<int64_t> shape, int64_t axis,
              MutableArrayRef<float> out);
 
+/// Whether transposing `shape` by `perm` keeps the elements in row-major
+/// order (a reshape): the dimensions larger than 1 keep their relative order.
+bool isReshapeLike(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm);
+
 /// out dim i = in dim perm[i].
 void transpose(ArrayRef<float> x, ArrayRef<int64_t> shape,
                ArrayRef<int64_t> perm, MutableArrayRef<float> out);
