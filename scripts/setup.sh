@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${1:-build}
 
+# ccache: a rebuild of the same sources (a fresh clone in CI) reuses objects.
 # lld-22: graph-compile and the compile cache link shared libraries with it.
 # libomp-22-dev: the OpenMP runtime that parallel kernels call.
-PACKAGES=(cmake ninja-build g++ lld lld-22 python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
+PACKAGES=(cmake ninja-build ccache g++ lld lld-22 python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
           libomp-22-dev libonnx-testdata python3-torch
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           graphviz fonts-dejavu-core chromium
