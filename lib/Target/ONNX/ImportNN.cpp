@@ -13,6 +13,8 @@
 
 #include "graph/Dialect/Graph/IR/TypedKernels.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -304,12 +306,31 @@ static Value createResize(Importer &importer, const onnx::NodeProto &node,
       b.getF32FloatAttr(cubicA), excludeOutside ? b.getUnitAttr() : UnitAttr());
 }
 
-/// The output sizes of scales: floor(in * scale).
-static SmallVector<int64_t> scaledSizes(ArrayRef<int64_t> shape,
-                                        ArrayRef<double> scales) {
+/// The output sizes of scales, floor(in * scale), or a reported error when a
+/// scale is not finite and positive or a size is not a valid dimension.
+static FailureOr<SmallVector<int64_t>> scaledSizes(Importer &importer,
+                                                   const onnx::NodeProto &node,
+                                                   ArrayRef<int64_t> shape,
+                                                   ArrayRef<double> scales) {
   SmallVector<int64_t> sizes;
-  for (auto [dim, scale] : llvm::zip(shape, scales))
-    sizes.push_back(int64_t(std::floor(double(dim) * scale)));
+  for (auto [dim, scale] : llvm::zip(shape, scales)) {
+    if (!(scale > 0) || !std::isfinite(scale))
+      return importer.nodeError(node, "scale " +
+                                          llvm::formatv("{0}", scale).str() +
+                                          " is not a finite positive number");
+    std::optional<int64_t> size =
+        truncateToInt64(std::floor(double(dim) * scale));
+    if (!size)
+      return importer.nodeError(
+          node, "scale " + llvm::formatv("{0}", scale).str() +
+                    " makes a dimension of " + llvm::Twine(dim) +
+                    " larger than int64 can count");
+    sizes.push_back(*size);
+  }
+  if (!isValidShape(sizes))
+    return importer.nodeError(node, "scales give the output shape " +
+                                        formatList(sizes) +
+                                        ", empty or too large");
   return sizes;
 }
 
@@ -361,7 +382,11 @@ mlir::graph::onnx_import::importResize(Importer &importer,
       // The f32 values, exactly.
       for (double &s : scales)
         s = double(float(s));
-      sizes = scaledSizes(shape, scales);
+      FailureOr<SmallVector<int64_t>> scaled =
+          scaledSizes(importer, node, shape, scales);
+      if (failed(scaled))
+        return failure();
+      sizes = std::move(*scaled);
     }
   }
   if (sizes.empty() && importer.getOpset() >= 11 &&
@@ -430,9 +455,12 @@ mlir::graph::onnx_import::importUpsample(Importer &importer,
   if (*mode != "nearest" && *mode != "linear")
     return importer.nodeError(node, "mode '" + *mode + "' is not supported");
   // Upsample's coordinates are asymmetric; nearest rounds down.
-  SmallVector<int64_t> sizes = scaledSizes(shape, scales);
+  FailureOr<SmallVector<int64_t>> sizes =
+      scaledSizes(importer, node, shape, scales);
+  if (failed(sizes))
+    return failure();
   return importer.setOutput(node, 0,
-                            createResize(importer, node, *x, sizes, scales,
+                            createResize(importer, node, *x, *sizes, scales,
                                          *mode, "asymmetric", "floor", -0.75f,
                                          false));
 }

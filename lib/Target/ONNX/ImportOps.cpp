@@ -10,6 +10,7 @@
 #include "ImportHelpers.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cfloat>
 
@@ -840,12 +841,18 @@ static LogicalResult importRandomUniform(Importer &importer,
   if (!isValidShape(*shape))
     return importer.nodeError(node, "shape " + formatList(*shape) +
                                         " is empty or too large");
-  OpBuilder &b = importer.getBuilder();
   // ONNX's seed is a float; graph's an integer: its value, truncated.
+  std::optional<int64_t> integerSeed = truncateToInt64(*seed);
+  if (!integerSeed)
+    return importer.nodeError(
+        node, "seed " + llvm::formatv("{0}", double(*seed)).str() +
+                  " is not a finite number in the "
+                  "range of int64");
+  OpBuilder &b = importer.getBuilder();
   Value result = RandomUniformOp::create(
       b, importer.getLoc(node), importer.getTensorType(*shape),
       b.getDenseI64ArrayAttr(*shape), b.getF32FloatAttr(*low),
-      b.getF32FloatAttr(*high), b.getI64IntegerAttr(int64_t(*seed)));
+      b.getF32FloatAttr(*high), b.getI64IntegerAttr(*integerSeed));
   return importer.setOutput(node, 0, result);
 }
 

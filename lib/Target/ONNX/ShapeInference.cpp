@@ -10,6 +10,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -116,4 +117,13 @@ mlir::graph::onnx_import::resolveReshape(ArrayRef<int64_t> inputShape,
     return std::nullopt;
   }
   return result;
+}
+
+std::optional<int64_t> mlir::graph::onnx_import::truncateToInt64(double value) {
+  // 2^63 is exact in a double; every double below it in magnitude truncates
+  // to an int64.
+  constexpr double kLimit = 9223372036854775808.0;
+  if (!std::isfinite(value) || value >= kLimit || value < -kLimit)
+    return std::nullopt;
+  return int64_t(value);
 }

@@ -57,6 +57,11 @@ std::optional<SmallVector<int64_t>> resolveReshape(ArrayRef<int64_t> inputShape,
 /// arithmetic from overflowing.
 bool isValidShape(ArrayRef<int64_t> shape, bool allowEmpty = false);
 
+/// `value` rounded toward zero when the result is an int64, nullopt when
+/// `value` is not finite or out of range: a float from the file must never be
+/// converted blindly (that is undefined behaviour).
+std::optional<int64_t> truncateToInt64(double value);
+
 /// The number of elements of a static shape.
 int64_t getNumElements(ArrayRef<int64_t> shape);
 

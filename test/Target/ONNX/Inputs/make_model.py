@@ -217,6 +217,23 @@ def overflow(kind):
     return model([node], [x], [value("y", [1, 1, 1, 1])], [w])
 
 
+def not_finite(kind):
+    """Float attributes and inputs that the importer converts to integers:
+    a RandomUniform seed of NaN, Resize scales of NaN and of 1e30 (UBSan
+    found the conversions)."""
+    x = value("x", [1, 1, 4, 4])
+    if kind == "seed":
+        node = helper.make_node("RandomUniform", [], ["y"], name="random",
+                                shape=[2, 2], seed=float("nan"))
+        return model([node], [], [value("y", [2, 2])])
+    factor = float("nan") if kind == "nan_scale" else 1e30
+    scales = numpy_helper.from_array(
+        np.array([1, 1, factor, 1], np.float32), "scales")
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"],
+                            name="resize")
+    return model([node], [x], [value("y", [1, 1, 4, 4])], [scales])
+
+
 def nested(depth):
     """If nodes nested `depth` deep in their then-branches: protobuf refuses
     messages nested over 100 deep, before any recursion of the importer."""
@@ -254,6 +271,9 @@ def main():
         "overflow_pads": lambda: overflow("pads"),
         "overflow_dilations": lambda: overflow("dilations"),
         "overflow_reshape": lambda: overflow("reshape"),
+        "nan_seed": lambda: not_finite("seed"),
+        "nan_scale": lambda: not_finite("nan_scale"),
+        "huge_scale": lambda: not_finite("huge_scale"),
     }
     if name in simple:
         m = simple[name]()
