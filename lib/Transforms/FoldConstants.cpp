@@ -84,28 +84,47 @@ private:
         if (succeeded(tryFold(&op)))
           continue;
         if (auto fused = dyn_cast<FusedOp>(op))
-          forwardPassedThroughInputs(fused);
+          forwardKnownResults(fused);
       }
   }
 
-  /// Replaces the uses of each result of `op` that yields one of its block
-  /// arguments by the operand behind it. That holds whatever the other
-  /// results are, where folding the op needs every used result known; and a
-  /// second run, after graph-eliminate-dead-code dropped results only dead
-  /// ops used, must not find more to fold.
-  void forwardPassedThroughInputs(FusedOp op) {
-    Block &body = op.getBody().front();
-    for (auto [result, yielded] :
-         llvm::zip(op->getResults(), op.getYield().getValues())) {
-      auto arg = dyn_cast<BlockArgument>(yielded);
-      if (!arg || arg.getOwner() != &body || result.use_empty())
+  /// Replaces the uses of each result of `op` that is known without running
+  /// it: by the operand it passes through, or by a constant that its body
+  /// computes from constant inputs. That holds whatever the other results
+  /// are, where folding the op needs every used result known; and a second
+  /// run, after graph-eliminate-dead-code dropped the results that only dead
+  /// ops used, must not find more to fold (random graphs 1176 and 1584).
+  void forwardKnownResults(FusedOp op) {
+    SmallVector<Attribute> inputs;
+    for (Value input : op.getInputs()) {
+      Attribute attr;
+      inputs.push_back(matchPattern(input, m_Constant(&attr)) ? attr
+                                                              : Attribute());
+    }
+    SmallVector<bool> wanted = llvm::map_to_vector(
+        op->getResults(), [](OpResult result) { return !result.use_empty(); });
+    SmallVector<OpFoldResult> known;
+    op.evaluateResults(inputs, wanted, known);
+    for (auto [result, value] : llvm::zip(op->getResults(), known)) {
+      if (!value || result.use_empty())
         continue;
-      Value input = op.getInputs()[arg.getArgNumber()];
-      if (input.getType() != result.getType())
-        continue;
+      Value replacement = dyn_cast<Value>(value);
+      if (!replacement) {
+        auto elements = dyn_cast<ElementsAttr>(cast<Attribute>(value));
+        if (!elements || elements.getType() != result.getType() ||
+            (!elements.isSplat() && !fitsLimit(result.getType())))
+          continue;
+        OpBuilder builder(op);
+        Operation *constant = op->getDialect()->materializeConstant(
+            builder, elements, result.getType(), op->getLoc());
+        if (!constant)
+          continue;
+        created.insert(constant);
+        replacement = constant->getResult(0);
+      }
       for (Operation *user : result.getUsers())
         revisit |= visited.contains(user);
-      result.replaceAllUsesWith(input);
+      result.replaceAllUsesWith(replacement);
     }
   }
 

@@ -222,8 +222,10 @@ static OpFoldResult foldConv2D(Conv2DOp op, RankedTensorType type,
   int64_t groups = static_cast<int64_t>(op.getGroups());
   if (inShape.size() != 4 || wShape.size() != 4 || strides.size() != 2 ||
       padding.size() != 4 || dilations.size() != 2 || groups < 1 ||
-      llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
-      llvm::any_of(dilations, [](int64_t d) { return d < 1; }) ||
+      llvm::any_of(
+          strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(
+          dilations, [](int64_t d) { return d < 1; }) ||
       llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return {};
   ref::Conv2DParams p;
@@ -784,29 +786,19 @@ OpFoldResult DropoutOp::fold(FoldAdaptor) {
 // graph.fused
 //===----------------------------------------------------------------------===//
 
-LogicalResult FusedOp::fold(FoldAdaptor adaptor,
-                            SmallVectorImpl<OpFoldResult> &results) {
-  if (!isMemoryEffectFree(getOperation()))
-    return failure();
+void FusedOp::evaluateResults(ArrayRef<Attribute> inputs, ArrayRef<bool> wanted,
+                              SmallVectorImpl<OpFoldResult> &results) {
   Block &body = getBody().front();
-  if (body.getNumArguments() != adaptor.getInputs().size())
-    return failure();
-
-  // Only what the results in use depend on is evaluated (all results when
-  // none is used: the op is then folded whole or not at all, as dead code is
-  // DCE's to erase). An operand, a body op or a result that they do not need
-  // may be anything: DCE would drop it, and folding must agree before and
-  // after DCE. A yielded block argument folds to its operand, whatever it is.
   ValueRange yielded = getYield().getValues();
-  bool anyUsed = llvm::any_of(
-      getResults(), [](OpResult result) { return !result.use_empty(); });
-  auto isRequired = [&](OpResult result) {
-    return !anyUsed || !result.use_empty();
-  };
+  results.assign(getNumResults(), OpFoldResult());
+  if (body.getNumArguments() != inputs.size() ||
+      wanted.size() != getNumResults())
+    return;
+
   llvm::SmallPtrSet<Operation *, 16> needed;
   SmallVector<Value> worklist;
-  for (auto [value, result] : llvm::zip(yielded, getResults()))
-    if (isRequired(result))
+  for (auto [value, want] : llvm::zip(yielded, wanted))
+    if (want)
       worklist.push_back(value);
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
@@ -814,57 +806,86 @@ LogicalResult FusedOp::fold(FoldAdaptor adaptor,
       llvm::append_range(worklist, def->getOperands());
   }
 
-  // Evaluate them op by op through the ops' own fold hooks.
+  // Op by op, in order: an op is evaluated when every operand is known.
   llvm::DenseMap<Value, Attribute> known;
-  for (auto [arg, attr] : llvm::zip(body.getArguments(), adaptor.getInputs()))
-    known[arg] = attr;
+  for (auto [arg, attr] : llvm::zip(body.getArguments(), inputs))
+    if (attr)
+      known[arg] = attr;
   for (Operation &op : body.without_terminator()) {
-    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
-      return failure();
-    if (!needed.contains(&op))
+    if (!needed.contains(&op) || op.getNumRegions() != 0 ||
+        !isMemoryEffectFree(&op))
       continue;
     SmallVector<Attribute> operands;
-    for (Value operand : op.getOperands()) {
-      Attribute attr = known.lookup(operand);
-      if (!attr)
-        return failure();
-      operands.push_back(attr);
-    }
+    for (Value operand : op.getOperands())
+      operands.push_back(known.lookup(operand));
+    if (llvm::is_contained(operands, Attribute()))
+      continue;
     SmallVector<OpFoldResult> folded;
     if (failed(op.fold(operands, folded)) ||
         folded.size() != op.getNumResults())
-      return failure();
+      continue;
     for (auto [result, foldResult] : llvm::zip(op.getResults(), folded)) {
       Attribute attr = dyn_cast<Attribute>(foldResult);
       if (!attr)
         attr = known.lookup(cast<Value>(foldResult));
       auto typed = dyn_cast_if_present<TypedAttr>(attr);
-      if (!typed || typed.getType() != result.getType())
-        return failure();
-      known[result] = attr;
+      if (typed && typed.getType() == result.getType())
+        known[result] = attr;
     }
   }
 
-  SmallVector<OpFoldResult> values;
-  for (auto [value, result] : llvm::zip(yielded, getResults())) {
+  for (auto [index, value, result, want] :
+       llvm::enumerate(yielded, getResults(), wanted)) {
+    if (!want)
+      continue;
     if (auto arg = dyn_cast<BlockArgument>(value);
         arg && arg.getOwner() == &body) {
       Value operand = getInputs()[arg.getArgNumber()];
-      if (operand.getType() != result.getType())
-        return failure();
-      values.push_back(operand);
+      if (operand.getType() == result.getType())
+        results[index] = operand;
       continue;
     }
     auto typed = dyn_cast_if_present<TypedAttr>(known.lookup(value));
-    if (!typed && !isRequired(result))
-      typed = dyn_cast_if_present<TypedAttr>(
-          Builder(getContext()).getZeroAttr(result.getType()));
-    if (!typed || typed.getType() != result.getType())
-      return failure();
-    values.push_back(typed);
+    if (typed && typed.getType() == result.getType())
+      results[index] = typed;
   }
-  if (values.size() != getNumResults())
+}
+
+LogicalResult FusedOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  if (!isMemoryEffectFree(getOperation()))
     return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != adaptor.getInputs().size())
+    return failure();
+  // A body that the evaluation cannot see through is not folded at all.
+  for (Operation &op : body.without_terminator())
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return failure();
+
+  // Only what the results in use depend on is evaluated (all results when
+  // none is used: the op is then folded whole or not at all, as dead code is
+  // DCE's to erase). An operand, a body op or a result that they do not need
+  // may be anything: DCE would drop it, and folding must agree before and
+  // after DCE. A yielded block argument folds to its operand, whatever it is.
+  bool anyUsed = llvm::any_of(
+      getResults(), [](OpResult result) { return !result.use_empty(); });
+  SmallVector<bool> required =
+      llvm::map_to_vector(getResults(), [&](OpResult result) {
+        return !anyUsed || !result.use_empty();
+      });
+  SmallVector<OpFoldResult> values;
+  evaluateResults(adaptor.getInputs(), required, values);
+  for (auto [value, result, isRequired] :
+       llvm::zip(values, getResults(), required)) {
+    if (value)
+      continue;
+    if (isRequired)
+      return failure();
+    value = Builder(getContext()).getZeroAttr(result.getType());
+    if (!value)
+      return failure();
+  }
   results.append(values.begin(), values.end());
   return success();
 }

@@ -389,6 +389,15 @@ def Graph_FusedOp : Graph_Op<"fused", [
   let extraClassDeclaration = [{
     /// The terminator of the body.
     YieldOp getYield();
+
+    /// Evaluates, through the body ops' fold hooks, the results whose
+    /// `wanted` flag is set, from `inputs` (an attribute per operand, null
+    /// where the operand is not a constant). `results` gets one entry per
+    /// result: an attribute, the operand a result passes through, or null
+    /// where the result is not wanted or cannot be computed. Only the body
+    /// ops that the wanted results need are evaluated.
+    void evaluateResults(ArrayRef<Attribute> inputs, ArrayRef<bool> wanted,
+                         SmallVectorImpl<OpFoldResult> &results);
   }];
 }
 
