@@ -239,6 +239,11 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     (*module)->removeAttr(kProfileAttr);
   }
 
+  if (auto arena = (*module)->getAttrOfType<IntegerAttr>(kArenaBytesAttr)) {
+    metadata.arenaBytes = arena.getValue().getZExtValue();
+    (*module)->removeAttr(kArenaBytesAttr);
+  }
+
   // graph.name has served its purpose (the signature has been read); the
   // translation to LLVM IR would warn about an attribute it cannot place.
   StringAttr nameAttr = StringAttr::get(&context, kNameAttr);

@@ -297,6 +297,7 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return std::move(error);
   std::unique_ptr<CompiledModel> model(new CompiledModel());
   model->signature = lowered->metadata.signature;
+  model->arenaBytes = lowered->metadata.arenaBytes;
   model->targetDescription = target->describe();
   model->profiledKernels = std::move(lowered->profiledKernels);
 

@@ -56,6 +56,7 @@ mlir::graph::runtime::serializeModelMetadata(const ModelMetadata &metadata) {
                             {"triple", metadata.triple},
                             {"cpu", metadata.cpu},
                             {"features", std::move(features)},
+                            {"arena_bytes", int64_t(metadata.arenaBytes)},
                             {"inputs", std::move(inputs)},
                             {"outputs", std::move(outputs)}};
   std::string text;
@@ -132,6 +133,8 @@ mlir::graph::runtime::parseModelMetadata(llvm::StringRef text) {
   metadata.optLevel = unsigned(object->getInteger("opt_level").value_or(3));
   metadata.triple = getString("triple");
   metadata.cpu = getString("cpu");
+  metadata.arenaBytes = uint64_t(
+      std::max<int64_t>(0, object->getInteger("arena_bytes").value_or(0)));
   if (const llvm::json::Array *features = object->getArray("features"))
     for (const llvm::json::Value &feature : *features)
       if (std::optional<llvm::StringRef> name = feature.getAsString())

@@ -148,6 +148,7 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
     }
   }
   model->signature = metadata->signature;
+  model->arenaBytes = metadata->arenaBytes;
   std::string features;
   for (const std::string &feature : metadata->features)
     features += (features.empty() ? "+" : ",+") + feature;

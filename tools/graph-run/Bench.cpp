@@ -18,6 +18,7 @@ Measurement graph_run::measure(Executable &model,
                                unsigned runs, Profiler *profiler) {
   Measurement result;
   result.compileMillis = model.getCompileMillis();
+  result.arenaBytes = model.getArenaBytes();
   std::vector<TensorBuffer> copies;
   llvm::SmallVector<const TensorBuffer *> copyPtrs;
   for (const TensorBuffer *input : inputs)
@@ -37,7 +38,8 @@ Measurement graph_run::measure(Executable &model,
     if (runProfiler)
       runProfiler->endRun();
     AllocationStats stats = getAllocationStats();
-    result.peakBytes = std::max(result.peakBytes, stats.peakBytes);
+    result.peakBytes =
+        std::max(result.peakBytes, result.arenaBytes + stats.peakBytes);
     result.leakedBytes = std::max(result.leakedBytes, stats.liveBytes);
     result.leakedBuffers = std::max(result.leakedBuffers, stats.liveBuffers);
     return elapsed.count();

@@ -24,8 +24,10 @@ struct Measurement {
   std::vector<double> latencies;
   double minMillis = 0;
   double medianMillis = 0;
-  /// The highest number of bytes live at once during any run.
+  /// The highest number of buffer bytes in use at once during any run: the
+  /// model's arena and the most bytes a run allocated on top of it.
   uint64_t peakBytes = 0;
+  uint64_t arenaBytes = 0;
   /// The most bytes (and buffers) still allocated at the end of a run: not
   /// zero means the compiled code does not free every buffer.
   uint64_t leakedBytes = 0;

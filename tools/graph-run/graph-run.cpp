@@ -504,6 +504,8 @@ static void printMeasurement(const Measurement &m, unsigned runs) {
       "latency: min %.6f ms, median %.6f ms (%u runs)\n", m.minMillis,
       m.medianMillis, runs);
   llvm::outs() << "peak buffer bytes: " << m.peakBytes << "\n";
+  llvm::outs() << "arena bytes: " << m.arenaBytes
+               << " (allocated once; the rest by each run)\n";
   llvm::outs() << "live buffer bytes after each run: " << m.leakedBytes << "\n";
 }
 

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -27,6 +28,10 @@ namespace graph {
 
 #define GEN_PASS_DECL
 #include "graph/Conversion/Passes.h.inc"
+
+/// The module attribute where graph-plan-buffers records the bytes of the
+/// arenas it made (an i64), for the runtime to report.
+constexpr llvm::StringLiteral kArenaBytesAttr = "graph.arena_bytes";
 
 /// Adds the patterns that rewrite graph compute ops into linalg, tensor,
 /// arith, math and scf ops on tensors. `converter` gives tensors their
@@ -52,6 +57,11 @@ struct GraphLowerToLLVMOptions
       llvm::cl::desc("Wrap each kernel call in calls to the runtime's "
                      "profiler (graph-instrument-kernels)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("Place the buffers of static size outside loops in one "
+                     "arena allocated once per model (graph-plan-buffers)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM

@@ -165,4 +165,45 @@ def GraphFullRankTensorWrites : Pass<"graph-full-rank-tensor-writes"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def GraphPlanBuffers : Pass<"graph-plan-buffers", "::mlir::ModuleOp"> {
+  let summary = "Place the buffers of static size in one arena, planned by "
+                "liveness, allocated once per loaded model";
+  let description = [{
+    Runs after bufferization and deallocation. In every kernel function
+    (`graph.kernel`, private, called only by `func.call`), the buffers of
+    static size allocated in the function's body (outside loops) become views
+    into a new last argument, the kernel's workspace, and each call passes a
+    buffer that lives for the call. Then in every public function the same
+    kind of buffer (intermediates between kernels and the calls'
+    workspaces) becomes a view into one arena, each at an offset chosen
+    greedily by size so that buffers alive at different times share bytes.
+
+    Up to `max-global-bytes`, the arena is a private global of the module
+    (`graph_arena_<function>`),
+    so it is allocated once per loaded model and its pages are reused by
+    every run. A flag (`graph_arena_busy_<function>`), exchanged atomically
+    on entry and cleared on return, keeps the code reentrant: a run that finds
+    the arena taken allocates an arena of its own for that call. A larger
+    arena is allocated by each run: a global that large might not be mapped
+    when the code is loaded, where no error could be reported. The module
+    gets `graph.arena_bytes`, the bytes of its global arenas.
+
+    A buffer stays a `memref.alloc` when it is inside a loop, of dynamic
+    size, deallocated conditionally, or when its address may leave through
+    anything but a kernel call (a return, a yield, another call, a pointer
+    extraction).
+  }];
+  let options = [
+    Option<"maxGlobalBytes", "max-global-bytes", "int64_t",
+           /*default=*/"int64_t(1) << 28",
+           "The largest arena kept as a global (256 MiB); a larger one is "
+           "allocated by each run">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // GRAPH_CONVERSION_PASSES_TD

@@ -46,6 +46,11 @@ public:
   /// The CPU the code was generated for, described (CPUTarget::describe).
   const std::string &getTargetDescription() const { return targetDescription; }
 
+  /// The bytes of the arena that holds the model's buffers of static size,
+  /// allocated once with the code rather than in each run (the buffers
+  /// that a run allocates come on top).
+  uint64_t getArenaBytes() const { return arenaBytes; }
+
   /// The kernel call sites that the code reports to a Profiler, by number;
   /// empty unless it was compiled with profiling.
   const std::vector<ProfiledKernel> &getProfiledKernels() const {
@@ -69,6 +74,7 @@ protected:
   ModelSignature signature;
   double compileMillis = 0;
   std::string targetDescription;
+  uint64_t arenaBytes = 0;
   std::vector<ProfiledKernel> profiledKernels;
 };
 

@@ -63,6 +63,9 @@ struct ModelMetadata {
   std::string cpu;
   /// The features the code may use, LLVM's names without `+`, sorted.
   std::vector<std::string> features;
+  /// The bytes of the model's arena (graph-plan-buffers): allocated once,
+  /// when the code is loaded, and used by every run.
+  uint64_t arenaBytes = 0;
   ModelSignature signature;
 };
 

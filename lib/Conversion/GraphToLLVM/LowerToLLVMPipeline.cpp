@@ -247,6 +247,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(std::make_unique<ForwardResultBuffersPass>());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The buffers left outside loops: one arena per model, planned by
+  // liveness, instead of a malloc and free per buffer and run.
+  if (options.planBuffers)
+    pm.addPass(createGraphPlanBuffers());
 
   // Parallel loops over independent slices become OpenMP worksharing loops
   // (libomp runs them; the thread count is the runtime's to set).

@@ -1,4 +1,4 @@
-// RUN: graph-opt %s --graph-lower-to-llvm \
+// RUN: graph-opt %s --graph-lower-to-llvm="plan-buffers=false" \
 // RUN:   --mlir-print-ir-after=convert-linalg-to-loops --mlir-print-ir-module-scope \
 // RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s
@@ -7,6 +7,8 @@
 // repeated runs do not grow memory: the IR right after bufferization and the
 // ownership-based deallocation. Each graph op and each graph.fused is a
 // kernel function; the model allocates the buffers passed between kernels.
+// (plan-buffers=false: the buffers as deallocation leaves them, before
+// graph-plan-buffers places them in an arena; plan-buffers.mlir.)
 
 // Inside a fused kernel, the tile buffers of static size are allocated once,
 // before the tile loop, and freed after it; the padded input tile, which an
