@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Conversion/Passes.h"
 #include "graph/Runtime/Compile.h"
 #include "graph/Runtime/CompiledModel.h"
 #include "graph/Runtime/Errors.h"
@@ -88,6 +89,12 @@ static cl::opt<std::string> entry("entry",
 static cl::opt<bool> timing("timing",
                             cl::desc("Print where the compile time goes"),
                             cl::init(false), cl::cat(category));
+
+static cl::opt<std::string> loweringPipeline(
+    "lowering-pipeline",
+    cl::desc("Debugging aid: a textual pass pipeline that replaces "
+             "graph-lower-to-llvm"),
+    cl::Hidden, cl::init(""), cl::cat(category));
 
 static llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), "graph-compile");
@@ -175,9 +182,13 @@ static int compileTool() {
   if (isONNX)
     onnxDiagnostics.emplace(&context);
 
+  if (!loweringPipeline.empty())
+    mlir::graph::registerAllGraphConversionPasses();
+
   CompileOptions options;
   options.entry = entry;
   options.optLevel = optLevel;
+  options.loweringPipeline = loweringPipeline;
   options.targetCpu = targetCpu;
   options.targetFeatures = targetFeatures;
   ModelMetadata metadata;
