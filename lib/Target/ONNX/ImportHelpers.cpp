@@ -8,6 +8,9 @@
 
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
@@ -291,6 +294,22 @@ Value mlir::graph::onnx_import::createReshape(Importer &importer,
                            x, b.getDenseI64ArrayAttr(shape));
 }
 
+/// `value` as an integer of type T, saturating and NaN to 0, as the
+/// lowering's float-to-int casts: a bound beyond the type (Clip-6's default
+/// -FLT_MAX on int16) is the type's extreme, never undefined behaviour.
+template <typename T> static T saturateToInteger(double value) {
+  using Limits = std::numeric_limits<T>;
+  if (std::isnan(value))
+    return 0;
+  // double(Limits::max()) rounds up to a power of two for 64-bit types, so
+  // everything below it converts exactly.
+  if (value <= double(Limits::lowest()))
+    return Limits::lowest();
+  if (value >= double(Limits::max()))
+    return Limits::max();
+  return static_cast<T>(value);
+}
+
 /// One element of `kind` holding `value` converted.
 static void storeElement(ElementKind kind, double value, char *dst) {
   dispatchKind(kind, [&](auto t) {
@@ -305,7 +324,7 @@ static void storeElement(ElementKind kind, double value, char *dst) {
     else if constexpr (std::is_floating_point_v<T>)
       element = static_cast<T>(value);
     else
-      element = static_cast<T>(static_cast<int64_t>(value));
+      element = saturateToInteger<T>(value);
     std::memcpy(dst, &element, sizeof(T));
   });
 }
