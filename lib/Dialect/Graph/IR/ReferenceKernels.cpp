@@ -390,7 +390,7 @@ void mlir::graph::reference::softmax(ArrayRef<float> x, ArrayRef<int64_t> shape,
 }
 
 bool mlir::graph::reference::isReshapeLike(ArrayRef<int64_t> shape,
-                                          ArrayRef<int64_t> perm) {
+                                           ArrayRef<int64_t> perm) {
   int64_t last = -1;
   for (int64_t p : perm) {
     if (shape[p] == 1)
