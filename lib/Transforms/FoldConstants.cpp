@@ -110,22 +110,39 @@ private:
         continue;
       Value replacement = dyn_cast<Value>(value);
       if (!replacement) {
-        auto elements = dyn_cast<ElementsAttr>(cast<Attribute>(value));
-        if (!elements || elements.getType() != result.getType() ||
-            (!elements.isSplat() && !fitsLimit(result.getType())))
+        Attribute attr = cast<Attribute>(value);
+        if (!canHold(attr, result.getType()))
           continue;
         OpBuilder builder(op);
-        Operation *constant = op->getDialect()->materializeConstant(
-            builder, elements, result.getType(), op->getLoc());
-        if (!constant)
+        replacement = createConstant(builder, attr, result, op->getLoc());
+        if (!replacement)
           continue;
-        created.insert(constant);
-        replacement = constant->getResult(0);
       }
       for (Operation *user : result.getUsers())
         revisit |= visited.contains(user);
       result.replaceAllUsesWith(replacement);
     }
+  }
+
+  /// Whether a new constant may hold `attr` as a value of `type`: elements
+  /// of that type, splat or within the size limit.
+  bool canHold(Attribute attr, Type type) const {
+    auto elements = dyn_cast<ElementsAttr>(attr);
+    return elements && elements.getType() == type &&
+           (elements.isSplat() || fitsLimit(type));
+  }
+
+  /// A new constant of `attr` for `result`, remembered as this pass's own;
+  /// null when the dialect cannot make one.
+  Value createConstant(OpBuilder &builder, Attribute attr, Value result,
+                       Location loc) {
+    Operation *constant =
+        result.getDefiningOp()->getDialect()->materializeConstant(
+            builder, attr, result.getType(), loc);
+    if (!constant)
+      return Value();
+    created.insert(constant);
+    return constant->getResult(0);
   }
 
   /// Whether a result of this type may be held by a new constant.
@@ -186,10 +203,7 @@ LogicalResult ConstantFolder::tryFold(Operation *op) {
         return failure();
       continue;
     }
-    auto elements = dyn_cast<ElementsAttr>(cast<Attribute>(foldResult));
-    if (!elements || elements.getType() != result.getType())
-      return failure();
-    if (!elements.isSplat() && !fitsLimit(result.getType()))
+    if (!canHold(cast<Attribute>(foldResult), result.getType()))
       return failure();
   }
 
@@ -202,13 +216,12 @@ LogicalResult ConstantFolder::tryFold(Operation *op) {
       continue;
     }
     // The constant keeps the op's location: it is what the op became.
-    Operation *constant = op->getDialect()->materializeConstant(
-        rewriter, cast<Attribute>(foldResult), result.getType(), op->getLoc());
+    Value constant = createConstant(rewriter, cast<Attribute>(foldResult),
+                                    result, op->getLoc());
     // Checked above: the graph dialect materializes any ElementsAttr of the
     // result's type.
     assert(constant && "graph dialect failed to materialize a constant");
-    created.insert(constant);
-    replacements.push_back(constant->getResult(0));
+    replacements.push_back(constant);
   }
   for (Operation *user : op->getUsers())
     revisit |= visited.contains(user);
