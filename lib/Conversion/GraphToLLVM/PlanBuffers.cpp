@@ -59,10 +59,10 @@ struct PlannedBuffer {
 };
 } // namespace
 
-/// Whether `callee` names a kernel function of the module.
-static bool isKernelCall(func::CallOp call) {
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
+/// Whether `call` calls a kernel function of the module (`symbols`: a table
+/// of the module, so that the lookup does not scan the module per call).
+static bool isKernelCall(func::CallOp call, SymbolTable &symbols) {
+  auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
   return callee && callee->hasAttr(kKernelAttr);
 }
 
@@ -72,7 +72,8 @@ static bool isKernelCall(func::CallOp call) {
 /// the ops of `body`.
 static std::optional<PlannedBuffer>
 analyzeBuffer(memref::AllocOp alloc, Block &body,
-              const llvm::DenseMap<Operation *, unsigned> &position) {
+              const llvm::DenseMap<Operation *, unsigned> &position,
+              SymbolTable &symbols) {
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       type.getMemorySpace() || !type.getElementType().isIntOrFloat() ||
@@ -117,7 +118,7 @@ analyzeBuffer(memref::AllocOp alloc, Block &body,
               memref::ExtractStridedMetadataOp>(user))
         return std::nullopt;
       if (auto call = dyn_cast<func::CallOp>(user)) {
-        if (!isKernelCall(call))
+        if (!isKernelCall(call, symbols))
           return std::nullopt;
         continue;
       }
@@ -133,7 +134,7 @@ analyzeBuffer(memref::AllocOp alloc, Block &body,
 /// The plannable buffers of `func`'s body, with their offsets in an arena of
 /// the returned size. Greedy by size: largest first, each at the lowest
 /// aligned offset that no buffer alive at the same time occupies.
-static int64_t planBuffers(func::FuncOp func,
+static int64_t planBuffers(func::FuncOp func, SymbolTable &symbols,
                            SmallVectorImpl<PlannedBuffer> &buffers) {
   Block &body = func.getBody().front();
   llvm::DenseMap<Operation *, unsigned> position;
@@ -141,7 +142,7 @@ static int64_t planBuffers(func::FuncOp func,
     position[&op] = index;
   for (auto alloc : body.getOps<memref::AllocOp>())
     if (std::optional<PlannedBuffer> buffer =
-            analyzeBuffer(alloc, body, position))
+            analyzeBuffer(alloc, body, position, symbols))
       buffers.push_back(*buffer);
 
   SmallVector<PlannedBuffer *> bySize =
@@ -197,9 +198,10 @@ static MemRefType getArenaType(MLIRContext *context, int64_t bytes) {
 
 /// Gives `kernel` a workspace argument holding its planned scratch, and each
 /// of its call sites a buffer for it that lives for the call.
-static void planKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls) {
+static void planKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls,
+                       SymbolTable &symbols) {
   SmallVector<PlannedBuffer> buffers;
-  int64_t bytes = planBuffers(kernel, buffers);
+  int64_t bytes = planBuffers(kernel, symbols, buffers);
   if (buffers.empty())
     return;
   MemRefType type = getArenaType(kernel.getContext(), bytes);
@@ -228,7 +230,7 @@ static void planKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls) {
 static int64_t planEntry(func::FuncOp func, SymbolTable &symbols,
                          int64_t maxGlobalBytes) {
   SmallVector<PlannedBuffer> buffers;
-  int64_t bytes = planBuffers(func, buffers);
+  int64_t bytes = planBuffers(func, symbols, buffers);
   if (buffers.empty())
     return 0;
   MLIRContext *context = func.getContext();
@@ -322,26 +324,23 @@ struct GraphPlanBuffersPass
         entries.push_back(func);
     }
     // Each kernel's symbol uses must all be calls that can pass a workspace.
-    llvm::SmallPtrSet<Operation *, 8> unplannable;
+    // One walk of the module finds every use (a walk per kernel made the
+    // pass quadratic in the number of kernels).
+    SymbolTableCollection tables;
+    SymbolUserMap users(tables, module);
     for (auto &[kernel, sites] : calls) {
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(kernel, module);
-      if (!uses) {
-        unplannable.insert(kernel);
-        continue;
-      }
-      for (const SymbolTable::SymbolUse &use : *uses) {
-        auto call = dyn_cast<func::CallOp>(use.getUser());
+      bool plannable = true;
+      for (Operation *user : users.getUsers(kernel)) {
+        auto call = dyn_cast<func::CallOp>(user);
         if (!call) {
-          unplannable.insert(kernel);
+          plannable = false;
           break;
         }
         sites.push_back(call);
       }
+      if (plannable)
+        planKernel(kernel, sites, symbols);
     }
-    for (auto &[kernel, sites] : calls)
-      if (!unplannable.contains(kernel))
-        planKernel(kernel, sites);
 
     int64_t arenaBytes = 0;
     for (func::FuncOp entry : entries)
