@@ -86,7 +86,6 @@ GraphModel graphModelLoad(const char *path,
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   model->context = std::make_unique<mlir::MLIRContext>(registry);
-  model->context->disableMultithreading();
   model->context->printOpOnDiagnostic(false);
 
   std::string diagnostics;

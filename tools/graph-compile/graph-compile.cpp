@@ -175,7 +175,8 @@ static int compileTool() {
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
-  context.disableMultithreading();
+  // Multithreaded: the lowering runs its function passes on the kernels in
+  // parallel.
   context.printOpOnDiagnostic(false);
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::optional<mlir::graph::ONNXDiagnosticHandler> onnxDiagnostics;

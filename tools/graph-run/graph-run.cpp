@@ -652,7 +652,8 @@ static int runTool() {
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
-  context.disableMultithreading();
+  // Multithreaded: the lowering runs its function passes on the kernels in
+  // parallel.
   // Errors point at the source line; dumping a whole lowered function after
   // them would drown it.
   context.printOpOnDiagnostic(false);

@@ -165,6 +165,29 @@ def GraphFullRankTensorWrites : Pass<"graph-full-rank-tensor-writes"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def GraphMergeKernels : Pass<"graph-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile kernels that differ only in their weights once";
+  let description = [{
+    Runs on linalg on tensors, after the conversion to linalg and the
+    lowering of graph.fused, when every weight transpose or reshape has
+    been folded into a constant. Kernel functions (`graph.kernel`, private,
+    called only by `func.call`) whose bodies are identical but for the
+    values of their constant tensors (not splats; of at least
+    `min-constant-bytes`, by default any) become one: those constants, in the entry block,
+    become new trailing arguments of the first kernel, and every call of
+    each kernel of the class calls the first with its own constants. A
+    model that repeats a layer shape with different weights (the blocks of
+    a stage of MobileNetV2 or ResNet) then compiles that layer once. A
+    kernel with no twin keeps its constants.
+  }];
+  let options = [
+    Option<"minConstantBytes", "min-constant-bytes", "int64_t",
+           /*default=*/"0",
+           "Constants of fewer bytes stay in the kernel body (and a kernel "
+           "that differs in one stays apart)">,
+  ];
+}
+
 def GraphPlanBuffers : Pass<"graph-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Place the buffers of static size in one arena, planned by "
                 "liveness, allocated once per loaded model";

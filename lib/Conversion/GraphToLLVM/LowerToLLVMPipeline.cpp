@@ -193,6 +193,19 @@ struct StridedCopiesToLoopsPass
 
 void mlir::graph::buildGraphLowerToLLVMPipeline(
     OpPassManager &pm, const GraphLowerToLLVMOptions &options) {
+  // Passes that change one function and nothing outside it run on each
+  // function: the pass manager runs them on several functions at once when
+  // the context is multithreaded (the kernels of a model are independent).
+  // Passes that add declarations or globals to the module, or change
+  // signatures across calls, stay on the module.
+  auto onFunctions = [&pm](std::unique_ptr<Pass> pass) {
+    pm.addNestedPass<func::FuncOp>(std::move(pass));
+  };
+  auto cleanUp = [&] {
+    onFunctions(createCanonicalizerPass());
+    onFunctions(createCSEPass());
+  };
+
   // One function per kernel (each graph op and each graph.fused), then graph
   // ops to linalg on tensors; each graph.fused becomes one tiled loop nest.
   // Nothing else is fused here: graph-fuse decides every fusion, so an op
@@ -201,21 +214,22 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // Profiling code only when asked for: otherwise the code is unchanged.
   if (options.profile)
     pm.addPass(createGraphInstrumentKernels());
-  pm.addPass(createConvertGraphToLinalg());
+  onFunctions(createConvertGraphToLinalg());
   GraphLowerFusedOptions lowerFusedOptions;
   lowerFusedOptions.targetCpu = options.targetCpu;
   lowerFusedOptions.targetFeatures = options.targetFeatures;
-  pm.addPass(createGraphLowerFused(lowerFusedOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  onFunctions(createGraphLowerFused(lowerFusedOptions));
+  cleanUp();
+  // Kernels that differ only in their weights (now folded into the layout
+  // the kernels read) are compiled once from here on.
+  pm.addPass(createGraphMergeKernels());
 
   // Register tiles and vectors for the compute-heavy ops, still on tensors.
   GraphVectorizeOptions vectorizeOptions;
   vectorizeOptions.targetCpu = options.targetCpu;
   vectorizeOptions.targetFeatures = options.targetFeatures;
-  pm.addPass(createGraphVectorize(vectorizeOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  onFunctions(createGraphVectorize(vectorizeOptions));
+  cleanUp();
 
   // Buffers: results become caller-allocated out-parameters, and every buffer
   // is freed by the ownership-based deallocation.
@@ -223,20 +237,19 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  onFunctions(bufferization::createEmptyTensorEliminationPass());
   // Vector writes that bufferization cannot misjudge as covering their whole
   // destination (it would then copy nothing into an out-of-place buffer).
-  pm.addPass(createGraphFullRankTensorWrites());
+  onFunctions(createGraphFullRankTensorWrites());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Loops that carried a tensor now carry the same buffer; folding them lets
   // the allocation of a result be hoisted into the caller's out-parameter.
   // A value written in place into a view (a padded input's interior) leaves
   // a copy of that view onto an identical one: CSE makes them one, and the
   // self-copy folds away.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctResultBuffersPass>());
+  cleanUp();
+  onFunctions(createCanonicalizerPass());
+  onFunctions(std::make_unique<DistinctResultBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParamsOptions;
   outParamsOptions.hoistStaticAllocs = true;
   outParamsOptions.modifyPublicFunctions = true;
@@ -244,8 +257,8 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
       bufferization::createBufferResultsToOutParamsPass(outParamsOptions));
   // A tile buffer of static size is allocated once, before the tile loops,
   // rather than once per tile.
-  pm.addNestedPass<func::FuncOp>(std::make_unique<ForwardResultBuffersPass>());
-  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  onFunctions(std::make_unique<ForwardResultBuffersPass>());
+  onFunctions(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // The buffers left outside loops: one arena per model, planned by
   // liveness, instead of a malloc and free per buffer and run.
@@ -254,37 +267,39 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
 
   // Parallel loops over independent slices become OpenMP worksharing loops
   // (libomp runs them; the thread count is the runtime's to set).
-  pm.addPass(createForallToParallelLoopPass());
+  onFunctions(createForallToParallelLoopPass());
   pm.addPass(createConvertSCFToOpenMPPass());
   // The conversion wraps each loop body in a memref.alloca_scope; ours
   // allocate nothing on the stack, and canonicalization inlines such scopes
   // (a scope must be one block, which the lowering of scf to branches below
   // would break).
-  pm.addPass(createCanonicalizerPass());
+  onFunctions(createCanonicalizerPass());
 
   // Loops and vectors. math.tanh/exp go to libm calls first (vectors of them
   // element by element), so that they compute what the fold hooks'
   // std::tanh/std::exp compute; the rest of math goes to LLVM intrinsics.
   pm.addPass(createConvertMathToLibmPass());
-  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
-  pm.addPass(createConvertLinalgToLoopsPass());
+  onFunctions(std::make_unique<StridedCopiesToLoopsPass>());
+  onFunctions(createConvertLinalgToLoopsPass());
   // n-D transfers unrolled into 1-D ones, not staged through a stack buffer:
   // an alloca per loop iteration overflows the stack when LLVM does not
   // optimize it away (at -O0).
-  pm.addPass(createConvertVectorToSCFPass(
+  onFunctions(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  onFunctions(createLowerAffinePass());
+  onFunctions(createSCFToControlFlowPass());
+  cleanUp();
 
-  // LLVM.
+  // LLVM. convert-openmp-to-llvm turns the functions into llvm.func: the
+  // per-function passes come before it, the rest run on the module (OpenMP
+  // reductions, omp.declare_reduction outside any function, hold arith and
+  // math ops too).
   pm.addPass(std::make_unique<EmitCInterfacePass>());
-  pm.addPass(createConvertVectorToLLVMPass());
+  onFunctions(createConvertVectorToLLVMPass());
+  onFunctions(memref::createExpandStridedMetadataPass());
+  onFunctions(createLowerAffinePass());
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelBodyKey.h"
+
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
@@ -14,8 +16,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -50,52 +50,6 @@ static std::string getKernelKind(Operation *op) {
 }
 
 namespace {
-/// A structural key of a kernel body: each op's name, attributes (uniqued,
-/// so constants compare by content in O(1)), result types and operands as
-/// positions within the body, regions included.
-struct BodyKey {
-  SmallVector<const void *> items;
-
-  explicit BodyKey(func::FuncOp kernel) {
-    llvm::DenseMap<Value, int64_t> numbers;
-    for (BlockArgument arg : kernel.getArguments())
-      numbers[arg] = numbers.size();
-    items.push_back(kernel.getFunctionType().getAsOpaquePointer());
-    kernel.getBody().walk([&](Operation *op) {
-      items.push_back(op->getName().getAsOpaquePointer());
-      // Inherent attributes (properties) and discardable ones together.
-      items.push_back(op->getAttrDictionary().getAsOpaquePointer());
-      items.push_back(
-          reinterpret_cast<const void *>(uintptr_t(op->getNumOperands())));
-      for (Value operand : op->getOperands()) {
-        auto it = numbers.find(operand);
-        // Values from outside the walk so far (block arguments of nested
-        // regions are numbered when their block is entered, below).
-        items.push_back(reinterpret_cast<const void *>(
-            it == numbers.end() ? uintptr_t(-1) : uintptr_t(it->second)));
-      }
-      for (Type type : op->getResultTypes())
-        items.push_back(type.getAsOpaquePointer());
-      for (Value result : op->getResults())
-        numbers[result] = numbers.size();
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments()) {
-            items.push_back(arg.getType().getAsOpaquePointer());
-            numbers[arg] = numbers.size();
-          }
-    });
-  }
-
-  bool operator==(const BodyKey &other) const { return items == other.items; }
-};
-
-struct BodyKeyInfo {
-  static unsigned getHashValue(const BodyKey &key) {
-    return llvm::hash_combine_range(key.items.begin(), key.items.end());
-  }
-};
-
 struct GraphOutlineKernelsPass
     : public graph::impl::GraphOutlineKernelsBase<GraphOutlineKernelsPass> {
   using Base::Base;
@@ -175,12 +129,11 @@ void GraphOutlineKernelsPass::runOnOperation() {
     unsigned index = 0;
     for (Operation *op : ops) {
       func::FuncOp kernel = outline(op, function, symbols, index++);
-      BodyKey key(kernel);
-      SmallVector<func::FuncOp, 1> &candidates =
-          kernelsByHash[BodyKeyInfo::getHashValue(key)];
+      KernelBodyKey key(kernel);
+      SmallVector<func::FuncOp, 1> &candidates = kernelsByHash[key.hash()];
       func::FuncOp same;
       for (func::FuncOp candidate : candidates)
-        if (BodyKey(candidate) == key)
+        if (KernelBodyKey(candidate) == key)
           same = candidate;
       if (!same) {
         candidates.push_back(kernel);

@@ -1,5 +1,5 @@
 // RUN: graph-opt %s --graph-lower-to-llvm \
-// RUN:   --mlir-print-ir-after=graph-lower-fused --mlir-print-ir-module-scope \
+// RUN:   --mlir-print-ir-after=graph-merge-kernels \
 // RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=KERNELS
 // RUN: graph-opt %s --graph-lower-to-llvm | FileCheck %s --check-prefix=LLVM
