@@ -22,6 +22,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -106,20 +107,32 @@ llvm::StringRef mlir::graph::runtime::getCompilerVersion() {
 // Target
 //===----------------------------------------------------------------------===//
 
-/// LLVM's code generation options for our kernels, set once per process.
-/// The post-RA list scheduler ("post-RA-scheduler", which the scheduling
-/// models of recent x86 cores turn on at -O2 and above) took over half of
-/// code generation on the long unrolled blocks of our kernels, for no
-/// measurable latency (bench/README.md). LLVM has no per-module switch for
-/// it, only this option; an explicit `-post-RA-scheduler` given to the
-/// process wins.
+/// Sets LLVM's option `name` to `value` unless the process was given it
+/// explicitly (e.g. graph-run --post-RA-scheduler=true), which wins.
+static void setDefaultOption(llvm::StringRef name, llvm::StringRef value) {
+  auto options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it != options.end() && it->second->getNumOccurrences() == 0)
+    (void)it->second->addOccurrence(/*pos=*/1, it->first, value);
+}
+
+/// LLVM's options for our kernels, set once per process (LLVM has no
+/// per-module switch for either):
+///  - the post-RA list scheduler ("post-RA-scheduler", which the scheduling
+///    models of recent x86 cores turn on at -O2 and above) took over half of
+///    code generation on the long unrolled blocks of our kernels, for no
+///    measurable latency;
+///  - full unrolling of loops of at most 4 iterations ("unroll-full-max-
+///    count"): LLVM fully unrolling every short loop (a 7x7 layer's pixels,
+///    a tile's rows) grew MobileNetV2 from 47k to 108k instructions and its
+///    code generation 8x; with no unrolling at all ResNet-18 ran 15% slower
+///    on 2 threads; partial and runtime unrolling, and full unrolling of the
+///    shortest loops, keep the speed (bench/README.md).
 static void configureCodeGeneration() {
   static std::once_flag once;
   std::call_once(once, [] {
-    auto options = llvm::cl::getRegisteredOptions();
-    auto it = options.find("post-RA-scheduler");
-    if (it != options.end() && it->second->getNumOccurrences() == 0)
-      (void)it->second->addOccurrence(/*pos=*/1, it->first, "false");
+    setDefaultOption("post-RA-scheduler", "false");
+    setDefaultOption("unroll-full-max-count", "4");
   });
 }
 
@@ -263,6 +276,69 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
 // LLVM
 //===----------------------------------------------------------------------===//
 
+/// Appends the bytes of `constant`, an array (of arrays) of numbers, to
+/// `bytes`; false when it is anything else.
+static bool appendConstantBytes(const llvm::Constant *constant,
+                                const llvm::DataLayout &layout,
+                                llvm::SmallVectorImpl<char> &bytes) {
+  if (auto *data = llvm::dyn_cast<llvm::ConstantDataSequential>(constant)) {
+    // Elements of a size in whole bytes lie packed in the raw data.
+    llvm::Type *element = data->getElementType();
+    if (layout.getTypeAllocSize(element) != layout.getTypeStoreSize(element))
+      return false;
+    llvm::StringRef raw = data->getRawDataValues();
+    bytes.append(raw.begin(), raw.end());
+    return true;
+  }
+  if (llvm::isa<llvm::ConstantAggregateZero>(constant)) {
+    bytes.append(layout.getTypeAllocSize(constant->getType()), 0);
+    return true;
+  }
+  if (auto *array = llvm::dyn_cast<llvm::ConstantArray>(constant)) {
+    for (const llvm::Use &element : array->operands())
+      if (!appendConstantBytes(llvm::cast<llvm::Constant>(element.get()),
+                               layout, bytes))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// Gives every large constant array of numbers (the weights) an initializer
+/// of bytes: code generation writes a byte array to the object in one piece
+/// but a float array element by element, which took most of ResNet-18's
+/// code generation (11.7M floats). Uses see only the address: with opaque
+/// pointers, a global of another type at the same address serves them.
+static void packConstantData(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::SmallVector<llvm::GlobalVariable *> globals;
+  for (llvm::GlobalVariable &global : module.globals())
+    if (global.hasInitializer() && global.isConstant() &&
+        layout.getTypeAllocSize(global.getValueType()) >= 4096 &&
+        !global.getValueType()->isIntegerTy(8) &&
+        llvm::isa<llvm::ArrayType>(global.getValueType()))
+      globals.push_back(&global);
+  for (llvm::GlobalVariable *global : globals) {
+    llvm::SmallVector<char, 0> bytes;
+    if (!appendConstantBytes(global->getInitializer(), layout, bytes) ||
+        bytes.size() != layout.getTypeAllocSize(global->getValueType()))
+      continue;
+    llvm::Constant *packed = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(bytes.data(), bytes.size()), bytes.size(),
+        llvm::Type::getInt8Ty(module.getContext()));
+    auto *replacement = new llvm::GlobalVariable(
+        module, packed->getType(), /*isConstant=*/true, global->getLinkage(),
+        packed, "", global, global->getThreadLocalMode(),
+        global->getAddressSpace());
+    replacement->copyAttributesFrom(global);
+    replacement->setAlignment(
+        global->getAlign().value_or(layout.getPreferredAlign(global)));
+    replacement->takeName(global);
+    global->replaceAllUsesWith(replacement);
+    global->eraseFromParent();
+  }
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 mlir::graph::runtime::translateToLLVMIR(ModuleOp module,
                                         llvm::LLVMContext &llvmContext,
@@ -272,6 +348,7 @@ mlir::graph::runtime::translateToLLVMIR(ModuleOp module,
   if (!llvmModule)
     return makeError("cannot translate the lowered module to LLVM IR");
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), &tm);
+  packConstantData(*llvmModule);
   return llvmModule;
 }
 
@@ -296,10 +373,27 @@ mlir::graph::runtime::emitObject(llvm::Module &module,
   return object;
 }
 
+/// The functions of `module` that must go to the same part as `function`
+/// (through `root`): those whose address it takes other than as a callee,
+/// the regions OpenMP outlined from a kernel, which the kernel passes to the
+/// runtime by pointer and which LLVM's OpenMP optimization looks at together.
+static llvm::Function *
+findRoot(llvm::Function *function,
+         llvm::DenseMap<llvm::Function *, llvm::Function *> &root) {
+  llvm::Function *r = function;
+  while (root.lookup(r) && root.lookup(r) != r)
+    r = root.lookup(r);
+  root[function] = r;
+  return r;
+}
+
 llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>>
 mlir::graph::runtime::emitObjects(llvm::Module &module,
                                   const CompileOptions &options,
-                                  CodeTarget codeTarget, unsigned parts) {
+                                  CodeTarget codeTarget,
+                                  const PartTransform &optimize,
+                                  TimingScope &timing, unsigned parts) {
+  TimingScope optimizeTimer = timing.nest("LLVM optimization");
   if (parts == 0)
     parts = getAvailableCores();
   size_t numFunctions = llvm::count_if(
@@ -319,6 +413,10 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
         createTargetMachine(options, codeTarget);
     if (!tm)
       return tm.takeError();
+    if (llvm::Error error = optimize(module, **tm, 0))
+      return std::move(error);
+    optimizeTimer.stop();
+    TimingScope codegenTimer = timing.nest("code generation");
     llvm::Expected<llvm::SmallVector<char, 0>> object =
         emitObject(module, **tm);
     if (!object)
@@ -327,41 +425,64 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
     return objects;
   }
 
-  // Kernels go to the parts greedily, largest first, each to the part with
-  // the fewest instructions so far (llvm::SplitModule balances badly here);
-  // the global data (the weights) stays in part 0, the original module,
-  // whose code is generated on this thread: it is never copied. The other
-  // parts, as in LLVM's LTO (splitCodeGen), travel as bitcode into an
-  // LLVMContext of their own, since a context is not thread-safe, and get a
-  // target machine of their own. Locals become hidden globals, resolved
-  // when the objects are linked.
+  // The module is split before LLVM optimizes it, so that both the
+  // optimization and the code generation run on every core: kernels do not
+  // inline into each other or into the entry (they are noinline), so
+  // little is lost. Kernels go to the parts greedily, largest first, each
+  // with the regions outlined from it, to the part with the fewest
+  // instructions so far (llvm::SplitModule balances badly here); the global
+  // data (the weights) stays in part 0, the original module, which is never
+  // copied. The other parts, as in LLVM's LTO (splitCodeGen), travel as
+  // bitcode into an LLVMContext of their own, since a context is not
+  // thread-safe, and get a target machine of their own. Locals become
+  // hidden globals, resolved when the objects are linked.
   for (llvm::GlobalValue &value : module.global_values()) {
     if (value.isDeclaration())
       continue;
-    if (!value.hasName())
-      value.setName("__graph_part_anonymous");
     if (value.hasLocalLinkage()) {
+      // A name no C code can define ('.'): the parts of a static object are
+      // linked with the program, whose `main` is not the model's.
+      value.setName("__graph_local." +
+                    (value.hasName() ? value.getName() : "anonymous"));
       value.setLinkage(llvm::GlobalValue::ExternalLinkage);
       value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    } else if (!value.hasName()) {
+      value.setName("__graph_part_anonymous");
     }
   }
   llvm::SmallVector<llvm::Function *> functions;
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration())
-      functions.push_back(&function);
-  llvm::DenseMap<llvm::Function *, unsigned> sizes;
-  for (llvm::Function *function : functions)
-    sizes[function] = function->getInstructionCount();
-  llvm::stable_sort(functions, [&](llvm::Function *a, llvm::Function *b) {
-    return sizes[a] > sizes[b];
-  });
-  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
-  llvm::SmallVector<uint64_t> load(parts, 0);
-  for (llvm::Function *function : functions) {
-    unsigned part = llvm::min_element(load) - load.begin();
-    partOf[function] = part;
-    load[part] += sizes[function] + 1;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> root;
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    functions.push_back(&function);
+    root[&function] = &function;
   }
+  for (llvm::Function *function : functions)
+    for (llvm::Use &use : function->uses()) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+      if (call && call->isCallee(&use))
+        continue;
+      if (auto *inst = llvm::dyn_cast<llvm::Instruction>(use.getUser()))
+        root[findRoot(function, root)] = findRoot(inst->getFunction(), root);
+    }
+  llvm::MapVector<llvm::Function *, uint64_t> groupSizes;
+  for (llvm::Function *function : functions)
+    groupSizes[findRoot(function, root)] += function->getInstructionCount() + 1;
+  llvm::SmallVector<std::pair<llvm::Function *, uint64_t>> groups(
+      groupSizes.begin(), groupSizes.end());
+  llvm::stable_sort(
+      groups, [](const auto &a, const auto &b) { return a.second > b.second; });
+  llvm::DenseMap<llvm::Function *, unsigned> partOfGroup;
+  llvm::SmallVector<uint64_t> load(parts, 0);
+  for (auto [group, size] : groups) {
+    unsigned part = llvm::min_element(load) - load.begin();
+    partOfGroup[group] = part;
+    load[part] += size;
+  }
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  for (llvm::Function *function : functions)
+    partOf[function] = partOfGroup[findRoot(function, root)];
 
   llvm::SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (unsigned i = 0; i < parts; ++i) {
@@ -371,54 +492,80 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
       return tm.takeError();
     machines.push_back(std::move(*tm));
   }
+  // Parts 1.. as bitcode, before part 0 loses their functions.
+  llvm::SmallVector<llvm::SmallString<0>> bitcode(parts);
+  for (unsigned i = 1; i < parts; ++i) {
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> part =
+        llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+          auto it = partOf.find(value);
+          return it != partOf.end() && it->second == i;
+        });
+    llvm::raw_svector_ostream os(bitcode[i]);
+    llvm::WriteBitcodeToFile(*part, os);
+  }
+  for (llvm::Function *function : functions)
+    if (partOf[function] != 0)
+      function->deleteBody();
+
+  // Each step on all parts at once: part 0 on this thread.
+  llvm::SmallVector<std::unique_ptr<llvm::LLVMContext>> contexts(parts);
+  llvm::SmallVector<std::unique_ptr<llvm::Module>> partModules(parts);
   llvm::SmallVector<std::string> errors(parts);
-  {
+  auto modulePart = [&](unsigned i) -> llvm::Module & {
+    return i == 0 ? module : *partModules[i];
+  };
+  auto inParallel =
+      [&](llvm::function_ref<void(unsigned)> step) -> llvm::Error {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parts));
-    for (unsigned i = 1; i < parts; ++i) {
-      llvm::ValueToValueMapTy map;
-      std::unique_ptr<llvm::Module> part =
-          llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
-            auto it = partOf.find(value);
-            return it != partOf.end() && it->second == i;
-          });
-      auto bitcode = std::make_shared<llvm::SmallString<0>>();
-      {
-        llvm::raw_svector_ostream os(*bitcode);
-        llvm::WriteBitcodeToFile(*part, os);
-      }
-      pool.async([&, bitcode, i] {
-        llvm::LLVMContext context;
-        llvm::Expected<std::unique_ptr<llvm::Module>> partModule =
-            llvm::parseBitcodeFile(llvm::MemoryBufferRef(*bitcode, "part"),
-                                   context);
-        if (!partModule) {
-          errors[i] = llvm::toString(partModule.takeError());
-          return;
+    for (unsigned i = 1; i < parts; ++i)
+      pool.async([&, i] {
+        if (errors[i].empty())
+          step(i);
+      });
+    step(0);
+    pool.wait();
+    for (const std::string &error : errors)
+      if (!error.empty())
+        return makeError("code generation failed: " + error);
+    return llvm::Error::success();
+  };
+
+  if (llvm::Error error = inParallel([&](unsigned i) {
+        if (i != 0) {
+          contexts[i] = std::make_unique<llvm::LLVMContext>();
+          llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
+              llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode[i], "part"),
+                                     *contexts[i]);
+          if (!parsed) {
+            errors[i] = llvm::toString(parsed.takeError());
+            return;
+          }
+          partModules[i] = std::move(*parsed);
+          bitcode[i].clear();
         }
+        if (llvm::Error error = optimize(modulePart(i), *machines[i], i))
+          errors[i] = llvm::toString(std::move(error));
+      }))
+    return std::move(error);
+  optimizeTimer.stop();
+
+  TimingScope codegenTimer = timing.nest("code generation");
+  if (llvm::Error error = inParallel([&](unsigned i) {
         llvm::Expected<llvm::SmallVector<char, 0>> object =
-            emitObject(**partModule, *machines[i]);
+            emitObject(modulePart(i), *machines[i]);
         if (!object) {
           errors[i] = llvm::toString(object.takeError());
           return;
         }
         objects[i] = std::move(*object);
-      });
-    }
-    // Part 0: the module itself, without the other parts' functions.
-    for (llvm::Function *function : functions)
-      if (partOf[function] != 0)
-        function->deleteBody();
-    llvm::Expected<llvm::SmallVector<char, 0>> object =
-        emitObject(module, *machines[0]);
-    if (!object)
-      errors[0] = llvm::toString(object.takeError());
-    else
-      objects[0] = std::move(*object);
-    pool.wait();
-  }
-  for (const std::string &error : errors)
-    if (!error.empty())
-      return makeError("code generation failed: " + error);
+        // A part's module and context are done with on its thread.
+        if (i != 0) {
+          partModules[i].reset();
+          contexts[i].reset();
+        }
+      }))
+    return std::move(error);
   return objects;
 }
 
@@ -448,18 +595,15 @@ mlir::graph::runtime::compileToObject(MLIRContext &context,
   lowered->module = nullptr;
   translateTimer.stop();
 
-  TimingScope optimizeTimer = timing.nest("LLVM optimization");
-  if (llvm::Error error = optimizeLLVMIR(**llvmModule, **tm))
-    return makeError("LLVM's optimization failed: " +
-                     llvm::toString(std::move(error)));
-  optimizeTimer.stop();
-
-  TimingScope codegenTimer = timing.nest("code generation");
   llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>> objects =
-      emitObjects(**llvmModule, options, CodeTarget::Object);
+      emitObjects(
+          **llvmModule, options, CodeTarget::Object,
+          [](llvm::Module &part, llvm::TargetMachine &partTM, unsigned) {
+            return optimizeLLVMIR(part, partTM);
+          },
+          timing);
   if (!objects)
     return objects.takeError();
-  codegenTimer.stop();
   if (objects->size() == 1)
     return std::move(objects->front());
   TimingScope linkTimer = timing.nest("link the parts");

@@ -314,32 +314,32 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   lowered->module = nullptr;
   translateTimer.stop();
 
-  TimingScope optimizeTimer = scope.nest("LLVM optimization");
-  llvm::TargetMachine *tmPtr = tm->get();
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      withAddressSanitizer([tmPtr](llvm::Module *module) {
-        return optimizeLLVMIR(*module, *tmPtr);
-      });
-  if (llvm::Error error = optimize(llvmModule->get()))
-    return makeError("LLVM's optimization failed: " +
-                     llvm::toString(std::move(error)));
-  // The debugging aid writes the optimized LLVM IR beside the object.
-  if (!options.objectDumpPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(options.objectDumpPath + ".ll", ec);
-    if (!ec)
-      (*llvmModule)->print(os, nullptr);
-  }
-  optimizeTimer.stop();
-
-  TimingScope codegenTimer = scope.nest("code generation");
+  // Each part's optimized LLVM IR is written beside the object when asked.
+  std::string dumpPath = options.objectDumpPath;
+  PartTransform optimize = [&dumpPath](llvm::Module &part,
+                                       llvm::TargetMachine &partTM,
+                                       unsigned index) -> llvm::Error {
+    llvm::TargetMachine *tmPtr = &partTM;
+    if (llvm::Error error = withAddressSanitizer([tmPtr](llvm::Module *module) {
+          return optimizeLLVMIR(*module, *tmPtr);
+        })(&part))
+      return makeError("LLVM's optimization failed: " +
+                       llvm::toString(std::move(error)));
+    if (!dumpPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(
+          dumpPath + (index ? "." + std::to_string(index) : "") + ".ll", ec);
+      if (!ec)
+        part.print(os, nullptr);
+    }
+    return llvm::Error::success();
+  };
   llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>> objects =
-      emitObjects(**llvmModule, options, CodeTarget::JIT);
+      emitObjects(**llvmModule, options, CodeTarget::JIT, optimize, scope);
   if (!objects)
     return makeError("cannot JIT-compile @" + options.entry + ": " +
                      llvm::toString(objects.takeError()));
   llvmModule->reset();
-  codegenTimer.stop();
 
   TimingScope linkTimer = scope.nest("JIT link");
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =

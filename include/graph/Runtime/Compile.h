@@ -9,8 +9,8 @@
 //   translateToLLVMIR    the LLVM dialect to an llvm::Module for that target
 //   optimizeLLVMIR       LLVM's O3 pipeline
 //   emitObject           machine code as an ELF object
-//   emitObjects          the same, the module split and generated in
-//                        parallel threads, one part per core
+//   emitObjects          the module split into one part per core, each
+//                        optimized and generated on a thread of its own
 //   linkSharedLibrary    the object into a shared library (Debian's lld)
 //
 // Each step takes a TimingScope: `--timing` nests one timer per step (and
@@ -31,6 +31,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -91,13 +92,22 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &tm);
 llvm::Expected<llvm::SmallVector<char, 0>> emitObject(llvm::Module &module,
                                                       llvm::TargetMachine &tm);
 
+/// What is done to each part of a module before its code is generated
+/// (LLVM's optimization), with the part's own target machine and its
+/// number; called on several threads at once, one part each.
+using PartTransform = std::function<llvm::Error(
+    llvm::Module &part, llvm::TargetMachine &tm, unsigned index)>;
+
 /// Machine code for `module` as relocatable objects: the module split into
-/// `parts` (0: one per core this process may use) that are generated in
-/// parallel, as LLVM's LTO does, each with a target machine of its own.
-/// Fewer parts when the module has fewer functions. Consumes `module`.
+/// `parts` (0: one per core this process may use) that are optimized by
+/// `optimize` and generated in parallel, as LLVM's LTO does, each with a
+/// target machine of its own. Fewer parts when the module has fewer
+/// functions. Nests "LLVM optimization" and "code generation" in `timing`.
+/// Consumes `module`.
 llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>>
 emitObjects(llvm::Module &module, const CompileOptions &options,
-            CodeTarget codeTarget, unsigned parts = 0);
+            CodeTarget codeTarget, const PartTransform &optimize,
+            TimingScope &timing, unsigned parts = 0);
 
 /// Links objects into one relocatable object with lld (`ld.lld -r`).
 llvm::Expected<llvm::SmallVector<char, 0>>
