@@ -1244,9 +1244,10 @@ def reduce(graph, fails, budget=400):
 
 
 def lit_test(graph, outcome, seed, tol_rtol):
-    """A lit test in the format of test/Integration/ops: graph-run at -O0 and
-    -O3 on --seed 0 inputs, checked by reference.py against the EXPECT
-    line. Expected to fail (XFAIL) until the bug is fixed."""
+    """A lit test in the format of test/Integration/ops: graph-optimize run
+    twice gives what it gave once, then graph-run at -O0 and -O3 on --seed 0
+    inputs, checked by reference.py against the EXPECT line. Expected to fail
+    (XFAIL) until the bug is fixed."""
     n = len(graph.outputs)
     outs = lambda lvl: " ".join(
         "--output %%t/case.O%d%s.npy" % (lvl, "" if n == 1 else ".%d" % i)
@@ -1263,6 +1264,9 @@ def lit_test(graph, outcome, seed, tol_rtol):
         "# automatically. Remove the XFAIL line once it passes.",
         "# XFAIL: *",
         "# RUN: rm -rf %t && split-file %s %t",
+        "# RUN: graph-opt --graph-optimize %t/case.mlir -o %t/once.mlir",
+        "# RUN: graph-opt --graph-optimize %t/once.mlir -o %t/twice.mlir",
+        "# RUN: diff %t/once.mlir %t/twice.mlir",
         "# RUN: graph-run -O0 %%t/case.mlir --seed 0 %s" % outs(0),
         "# RUN: graph-run -O3 %%t/case.mlir --seed 0 %s" % outs(3),
         "# RUN: %python %graph_src/test/Integration/Inputs/reference.py check "

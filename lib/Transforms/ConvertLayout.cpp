@@ -254,6 +254,7 @@ struct GraphConvertLayoutPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    trimFusedInterfaces(getOperation());
     LiveOps live(getOperation());
     SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation(), live);
     CreatedOps created(live);

@@ -293,6 +293,7 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
     // Folding batch_norm into weights checks them before it computes.
     ScopedFoldLimits limits({maxElements, FoldLimits::kDefaultMaxWork});
     MLIRContext *context = &getContext();
+    trimFusedInterfaces(getOperation());
     LiveOps live(getOperation());
 
     // Folding batch_norm first lets conv -> batch_norm -> relu with constant

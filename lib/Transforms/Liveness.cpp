@@ -10,7 +10,10 @@
 
 #include "graph/Transforms/Liveness.h"
 
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -114,4 +117,55 @@ void LiveOps::collectDeadUsers(Value value,
   for (Operation *user : value.getUsers())
     if (!ops.contains(user) && isDead(user))
       collectUsersFirst(user, ops);
+}
+
+/// One round of `trimFusedInterfaces`. Returns whether anything changed.
+static bool trimFusedInterfacesOnce(Operation *root,
+                                    const FrozenRewritePatternSet &patterns) {
+  SmallVector<FusedOp> fusedOps;
+  root->walk([&](FusedOp fused) { fusedOps.push_back(fused); });
+  if (fusedOps.empty())
+    return false;
+  LiveOps live(root);
+  llvm::SetVector<Operation *> worklist;
+  llvm::SetVector<Operation *> deadUsers;
+  for (FusedOp fused : fusedOps) {
+    if (live.isDead(fused))
+      continue;
+    for (Value result : fused->getResults())
+      if (live.getLiveUsers(result).empty())
+        live.collectDeadUsers(result, deadUsers);
+    worklist.insert(fused);
+    fused.getBody().walk([&](Operation *op) { worklist.insert(op); });
+  }
+  // Dead users nested in a fused body are on the worklist: not after this.
+  worklist.remove_if([&](Operation *op) { return deadUsers.contains(op); });
+  IRRewriter rewriter(root->getContext());
+  for (Operation *dead : deadUsers)
+    rewriter.eraseOp(dead);
+
+  // Only these ops and the ones the patterns create: ops outside the fused
+  // bodies that die with an operand stay for graph-eliminate-dead-code.
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  bool changed = false;
+  (void)applyOpPatternsGreedily(worklist.getArrayRef(), patterns, config,
+                                &changed);
+  return changed || !deadUsers.empty();
+}
+
+void mlir::graph::trimFusedInterfaces(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  FusedOp::getCanonicalizationPatterns(patterns, context);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  // A round can leave a fused op whose result only a now-dead op uses; a
+  // chain of such groups takes a round per link. Past a few rounds what is
+  // left stays for graph-eliminate-dead-code.
+  for (int round = 0; round < 8; ++round)
+    if (!trimFusedInterfacesOnce(root, frozen))
+      return;
 }

@@ -246,3 +246,21 @@ func.func @dead_elementwise_user(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32
   %2 = graph.sigmoid %1 : tensor<1x4x3x3xf32>
   return %2 : tensor<1x4x3x3xf32>
 }
+
+// Nor does an operand of a graph.fused that its body never reads (seed 9401
+// of fuzz/random_graphs.py): it is trimmed first, as graph-eliminate-dead-code
+// would, and the avg_pool follows the conv into NHWC.
+
+// CHECK-LABEL: func.func @unread_fused_operand
+// CHECK: graph.fused "user"(%{{[^,]*}}) : (tensor<1xf32>) -> tensor<1xf32>
+// CHECK: graph.avg_pool2d %{{.*}} layout = "NHWC"
+func.func @unread_fused_operand(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>, %y: tensor<1xf32>) -> (tensor<1xf32>, tensor<1x4x7x7xf32>) {
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %u = graph.fused "user"(%0, %y) : (tensor<1x4x8x8xf32>, tensor<1xf32>) -> tensor<1xf32> {
+  ^bb0(%a: tensor<1x4x8x8xf32>, %b: tensor<1xf32>):
+    %t = graph.tanh %b : tensor<1xf32>
+    graph.yield %t : tensor<1xf32>
+  }
+  %1 = graph.avg_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  return %u, %1 : tensor<1xf32>, tensor<1x4x7x7xf32>
+}

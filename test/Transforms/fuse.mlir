@@ -531,3 +531,66 @@ func.func @other_dead_code_stays(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> te
   %3 = graph.tanh %2 : tensor<2x4xf32>
   return %3 : tensor<2x4xf32>
 }
+
+// -----
+
+// A graph.fused that passes a value through to a result nobody uses, or
+// takes an operand its body never reads, is trimmed before fusion decides:
+// those uses of %t do not keep tanh -> sigmoid apart (else a second run of
+// graph-optimize, after graph-eliminate-dead-code trimmed them, would fuse
+// what the first did not; random graph of seed 5528).
+
+// CHECK-LABEL: func.func @unused_fused_result
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4xf32>, %[[Y:[^:]+]]: tensor<2xf32>)
+// CHECK-NEXT: %[[U:.*]] = graph.fused "user"(%[[X]]) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<4xf32>):
+// CHECK-NEXT: %[[E:.*]] = graph.exp %[[A]]
+// CHECK-NEXT: graph.yield %[[E]] : tensor<4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[F:.*]] = graph.fused "tanh_sigmoid"(%[[X]])
+// CHECK: return %[[U]], %[[F]]
+func.func @unused_fused_result(%x: tensor<4xf32>, %y: tensor<2xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = graph.tanh %x : tensor<4xf32>
+  %u:2 = graph.fused "user"(%y, %x, %t) : (tensor<2xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>):
+    %e = graph.exp %b : tensor<4xf32>
+    graph.yield %e, %c : tensor<4xf32>, tensor<4xf32>
+  }
+  %s = graph.sigmoid %t : tensor<4xf32>
+  return %u#0, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The same when the unused block argument is the only other use
+// (seed 7108), and when a fused result is used by a dead op only.
+
+// CHECK-LABEL: func.func @unread_fused_operand
+// CHECK: graph.fused "tanh_neg"(%{{.*}})
+// CHECK: graph.fused "user"(%{{[^,]*}}) : (tensor<4xf32>) -> tensor<4xf32> {
+func.func @unread_fused_operand(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %t = graph.tanh %x : tensor<4xf32>
+  %n = graph.neg %t : tensor<4xf32>
+  %u = graph.fused "user"(%n, %t) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    %e = graph.exp %a : tensor<4xf32>
+    graph.yield %e : tensor<4xf32>
+  }
+  return %u : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @fused_result_with_dead_user
+// CHECK-NOT: graph.abs
+// CHECK: graph.fused "user"(%{{[^,]*}}) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK: graph.fused "tanh_sigmoid"
+func.func @fused_result_with_dead_user(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = graph.tanh %x : tensor<4xf32>
+  %u:2 = graph.fused "user"(%x, %t) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    %e = graph.exp %a : tensor<4xf32>
+    graph.yield %e, %b : tensor<4xf32>, tensor<4xf32>
+  }
+  %dead = graph.abs %u#1 : tensor<4xf32>
+  %s = graph.sigmoid %t : tensor<4xf32>
+  return %u#0, %s : tensor<4xf32>, tensor<4xf32>
+}

@@ -87,6 +87,16 @@ private:
   ForgetErasedOps listener{*this};
 };
 
+/// Trims what the live graph.fused ops nested in `root` carry for nothing:
+/// the results no live op uses (erasing the dead users they have), the body
+/// ops that only fed those, and the operands the body no longer reads, as
+/// graph-eliminate-dead-code would. A pass whose decisions count users runs
+/// it first, so that it decides the same with or without dead code elimination
+/// before it: a value whose only other use was such an operand would
+/// otherwise fuse (or change layout) on a second run of the pipeline, not on
+/// the first. Other dead ops stay.
+void trimFusedInterfaces(Operation *root);
+
 } // namespace graph
 } // namespace mlir
 
