@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -373,20 +374,6 @@ mlir::graph::runtime::emitObject(llvm::Module &module,
   return object;
 }
 
-/// The functions of `module` that must go to the same part as `function`
-/// (through `root`): those whose address it takes other than as a callee,
-/// the regions OpenMP outlined from a kernel, which the kernel passes to the
-/// runtime by pointer and which LLVM's OpenMP optimization looks at together.
-static llvm::Function *
-findRoot(llvm::Function *function,
-         llvm::DenseMap<llvm::Function *, llvm::Function *> &root) {
-  llvm::Function *r = function;
-  while (root.lookup(r) && root.lookup(r) != r)
-    r = root.lookup(r);
-  root[function] = r;
-  return r;
-}
-
 llvm::Expected<llvm::SmallVector<llvm::SmallVector<char, 0>, 1>>
 mlir::graph::runtime::emitObjects(llvm::Module &module,
                                   const CompileOptions &options,
@@ -450,13 +437,17 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
       value.setName("__graph_part_anonymous");
     }
   }
+  // A function goes to the part of the functions that take its address
+  // other than as a callee: the regions OpenMP outlined from a kernel, which
+  // the kernel passes to the runtime by pointer and which LLVM's OpenMP
+  // optimization looks at together.
   llvm::SmallVector<llvm::Function *> functions;
-  llvm::DenseMap<llvm::Function *, llvm::Function *> root;
+  llvm::EquivalenceClasses<llvm::Function *> samePart;
   for (llvm::Function &function : module) {
     if (function.isDeclaration())
       continue;
     functions.push_back(&function);
-    root[&function] = &function;
+    samePart.insert(&function);
   }
   for (llvm::Function *function : functions)
     for (llvm::Use &use : function->uses()) {
@@ -464,11 +455,12 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
       if (call && call->isCallee(&use))
         continue;
       if (auto *inst = llvm::dyn_cast<llvm::Instruction>(use.getUser()))
-        root[findRoot(function, root)] = findRoot(inst->getFunction(), root);
+        samePart.unionSets(function, inst->getFunction());
     }
   llvm::MapVector<llvm::Function *, uint64_t> groupSizes;
   for (llvm::Function *function : functions)
-    groupSizes[findRoot(function, root)] += function->getInstructionCount() + 1;
+    groupSizes[samePart.getLeaderValue(function)] +=
+        function->getInstructionCount() + 1;
   llvm::SmallVector<std::pair<llvm::Function *, uint64_t>> groups(
       groupSizes.begin(), groupSizes.end());
   llvm::stable_sort(
@@ -482,7 +474,7 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
   }
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   for (llvm::Function *function : functions)
-    partOf[function] = partOfGroup[findRoot(function, root)];
+    partOf[function] = partOfGroup[samePart.getLeaderValue(function)];
 
   llvm::SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (unsigned i = 0; i < parts; ++i) {

@@ -29,6 +29,12 @@ namespace graph {
 #define GEN_PASS_DECL
 #include "graph/Conversion/Passes.h.inc"
 
+/// The attribute of the kernel functions that graph-outline-kernels makes
+/// (a string: what it computes, the fused group's kind or the op's
+/// mnemonic, for the profiler and for people reading the IR); the later
+/// passes find kernels by it.
+constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
+
 /// The module attribute where graph-plan-buffers records the bytes of the
 /// arenas it made (an i64), for the runtime to report.
 constexpr llvm::StringLiteral kArenaBytesAttr = "graph.arena_bytes";

@@ -30,7 +30,6 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-static constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
 static constexpr llvm::StringLiteral kProfileAttr = "graph.profile";
 static constexpr llvm::StringLiteral kEnterName = "graph_profile_enter";
 static constexpr llvm::StringLiteral kExitName = "graph_profile_exit";

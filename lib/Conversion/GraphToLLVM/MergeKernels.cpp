@@ -25,9 +25,6 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-/// Kernel functions carry this attribute (graph-outline-kernels).
-static constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
-
 namespace {
 struct GraphMergeKernelsPass
     : public graph::impl::GraphMergeKernelsBase<GraphMergeKernelsPass> {

@@ -28,11 +28,6 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-/// The attribute naming what a kernel computes (the fused group's kind or
-/// the op's mnemonic), and the source locations it came from, for the
-/// profiler and for people reading the IR.
-static constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
-
 /// Whether `op` is one that becomes a kernel: a graph op that computes (not
 /// a constant, not a terminator).
 static bool isKernelOp(Operation &op) {

@@ -37,8 +37,6 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-/// Kernel functions carry this attribute (graph-outline-kernels).
-static constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
 /// Every view starts on a cache line, as the allocations it replaces did.
 static constexpr int64_t kMinAlignment = 64;
 
