@@ -290,22 +290,16 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   onFunctions(createSCFToControlFlowPass());
   cleanUp();
 
-  // LLVM. convert-openmp-to-llvm turns the functions into llvm.func: the
-  // per-function passes come before it, the rest run on the module (OpenMP
-  // reductions, omp.declare_reduction outside any function, hold arith and
-  // math ops too).
+  // LLVM. The conversion turns the functions into llvm.func: the
+  // per-function passes come before it. What is left (OpenMP, math, memref,
+  // arith, cf, func, index, ub; omp.declare_reduction sits outside any
+  // function) converts in one walk of the module, with the patterns each
+  // dialect registers for convert-to-llvm, rather than one pass each.
   pm.addPass(std::make_unique<EmitCInterfacePass>());
   onFunctions(createConvertVectorToLLVMPass());
   onFunctions(memref::createExpandStridedMetadataPass());
   onFunctions(createLowerAffinePass());
-  pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
