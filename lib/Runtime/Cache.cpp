@@ -76,6 +76,7 @@ std::string CompileCache::computeKey(llvm::StringRef model,
   add("opt-level", std::to_string(options.optLevel));
   add("lowering-pipeline", options.loweringPipeline);
   add("profile", options.profile ? "1" : "0");
+  add("max-threads", std::to_string(options.maxThreads));
   add("triple", tm.getTargetTriple().str());
   add("cpu", tm.getTargetCPU());
   add("features", tm.getTargetFeatureString());

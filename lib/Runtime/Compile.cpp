@@ -221,6 +221,8 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     lowerOptions.targetCpu = options.targetCpu;
     lowerOptions.targetFeatures = options.targetFeatures;
     lowerOptions.profile = options.profile;
+    if (options.maxThreads > 0)
+      lowerOptions.maxThreads = options.maxThreads;
     graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
   } else {
     std::string parseErrors;

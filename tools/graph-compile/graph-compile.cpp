@@ -74,6 +74,12 @@ static cl::opt<std::string> targetFeatures(
     cl::desc("CPU features to add or remove, LLVM's names: +avx2,-avx512f"),
     cl::value_desc("+f,-g"), cl::cat(category));
 
+static cl::opt<int> maxThreads(
+    "max-threads",
+    cl::desc("The most threads the library's fused tile loops run on: each "
+             "gets a slot of per-thread scratch (default 8)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
+
 static cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("For an .onnx model: the shape of an input, NAME=AxBxC "
@@ -148,6 +154,11 @@ static int compileTool() {
             << ": use -O0, -O1, -O2 or -O3\n";
     return 1;
   }
+  if (maxThreads.getNumOccurrences() && maxThreads < 1) {
+    error() << "--max-threads must be a count of at least 1, got " << maxThreads
+            << "\n";
+    return 1;
+  }
   llvm::StringRef extension = llvm::sys::path::extension(outputFile);
   bool sharedLibrary = extension == ".so";
   if (!sharedLibrary && extension != ".o") {
@@ -192,6 +203,7 @@ static int compileTool() {
   options.loweringPipeline = loweringPipeline;
   options.targetCpu = targetCpu;
   options.targetFeatures = targetFeatures;
+  options.maxThreads = maxThreads;
   ModelMetadata metadata;
   llvm::Expected<llvm::SmallVector<char, 0>> object =
       compileToObject(context, sourceMgr, options, rootTimer, &metadata);

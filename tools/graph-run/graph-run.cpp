@@ -685,6 +685,8 @@ static int runTool() {
   options.compile.loweringPipeline = loweringPipeline;
   options.compile.targetCpu = targetCpu;
   options.compile.targetFeatures = targetFeatures;
+  // Scratch for as many threads as the code will run on, no more.
+  options.compile.maxThreads = getNumThreads();
   options.compile.objectDumpPath = dumpObject;
   options.inputShapes = inputShapes;
   // The object dump is the JIT's.

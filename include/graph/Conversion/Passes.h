@@ -26,6 +26,12 @@ class TypeConverter;
 
 namespace graph {
 
+/// The most threads that a parallel loop whose iterations need scratch
+/// buffers (a fused group's tile loop) runs on, unless told otherwise:
+/// graph-plan-buffers gives each a slot of scratch and caps the loop's team
+/// there. The other parallel loops have at most 8 slices anyway.
+constexpr int64_t kDefaultMaxThreads = 8;
+
 #define GEN_PASS_DECL
 #include "graph/Conversion/Passes.h.inc"
 
@@ -65,9 +71,15 @@ struct GraphLowerToLLVMOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> planBuffers{
       *this, "plan-buffers",
-      llvm::cl::desc("Place the buffers of static size outside loops in one "
-                     "arena allocated once per model (graph-plan-buffers)"),
+      llvm::cl::desc("Place the buffers of static size in one arena "
+                     "allocated once per model, those of parallel loops in "
+                     "per-thread slots (graph-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> maxThreads{
+      *this, "max-threads",
+      llvm::cl::desc("The most threads a parallel loop with per-thread "
+                     "scratch runs on (graph-plan-buffers)"),
+      llvm::cl::init(kDefaultMaxThreads)};
 };
 
 /// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM

@@ -192,7 +192,20 @@ def GraphPlanBuffers : Pass<"graph-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Place the buffers of static size in one arena, planned by "
                 "liveness, allocated once per loaded model";
   let description = [{
-    Runs after bufferization and deallocation. In every kernel function
+    Runs after bufferization, deallocation and the conversion of parallel
+    loops to OpenMP. First, in every function, the buffers of static size
+    that an `omp.parallel` region allocates and frees inside it (the
+    per-tile buffers of a fused group's parallel tile loop) become slots of
+    one scratch buffer allocated in the function's body: a slot per thread,
+    which the thread takes once on entry to the region
+    (`omp_get_thread_num`) and reuses for every iteration it runs, so that
+    those buffers stay at one address in the core's cache instead of being
+    allocated per tile. A region gets as many slots as threads can find
+    work in it, at most `max-threads`, and its `num_threads` is capped at
+    that number. The blocks of a region each get their own part of the
+    slot, planned by liveness within the block.
+
+    Then, in every kernel function
     (`graph.kernel`, private, called only by `func.call`), the buffers of
     static size allocated in the function's body (outside loops) become views
     into a new last argument, the kernel's workspace, and each call passes a
@@ -211,7 +224,8 @@ def GraphPlanBuffers : Pass<"graph-plan-buffers", "::mlir::ModuleOp"> {
     when the code is loaded, where no error could be reported. The module
     gets `graph.arena_bytes`, the bytes of its global arenas.
 
-    A buffer stays a `memref.alloc` when it is inside a loop, of dynamic
+    A buffer stays a `memref.alloc` when it is inside a sequential loop
+    outside any parallel region, in a nested parallel region, of dynamic
     size, deallocated conditionally, or when its address may leave through
     anything but a kernel call (a return, a yield, another call, a pointer
     extraction).
@@ -221,9 +235,14 @@ def GraphPlanBuffers : Pass<"graph-plan-buffers", "::mlir::ModuleOp"> {
            /*default=*/"int64_t(1) << 28",
            "The largest arena kept as a global (256 MiB); a larger one is "
            "allocated by each run">,
+    Option<"maxThreads", "max-threads", "int64_t",
+           /*default=*/"::mlir::graph::kDefaultMaxThreads",
+           "The most threads a parallel region with per-thread scratch runs "
+           "on: the slots it gets">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];

@@ -66,6 +66,10 @@ struct CompileOptions {
   /// remove (`+avx2,-avx512f`); empty for the host's.
   std::string targetCpu;
   std::string targetFeatures;
+  /// The most threads a parallel loop with per-thread scratch (a fused
+  /// group's tile loop) runs on; each gets a slot of the arena. 0 for the
+  /// default (graph-plan-buffers' max-threads).
+  int maxThreads = 0;
   /// Wrap each kernel call in calls to the profiler (Profiler.h). Such code
   /// runs in the JIT only: the hooks are this process's functions.
   bool profile = false;

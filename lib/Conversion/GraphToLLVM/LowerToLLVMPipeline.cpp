@@ -260,10 +260,6 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   onFunctions(std::make_unique<ForwardResultBuffersPass>());
   onFunctions(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
-  // The buffers left outside loops: one arena per model, planned by
-  // liveness, instead of a malloc and free per buffer and run.
-  if (options.planBuffers)
-    pm.addPass(createGraphPlanBuffers());
 
   // Parallel loops over independent slices become OpenMP worksharing loops
   // (libomp runs them; the thread count is the runtime's to set).
@@ -274,6 +270,14 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // (a scope must be one block, which the lowering of scf to branches below
   // would break).
   onFunctions(createCanonicalizerPass());
+  // One arena per model, planned by liveness, instead of a malloc and free
+  // per buffer and run; the per-tile buffers of the parallel loops become
+  // per-thread slots in it (thread numbers exist from here on).
+  if (options.planBuffers) {
+    GraphPlanBuffersOptions planOptions;
+    planOptions.maxThreads = options.maxThreads;
+    pm.addPass(createGraphPlanBuffers(planOptions));
+  }
 
   // Loops and vectors. math.tanh/exp go to libm calls first (vectors of them
   // element by element), so that they compute what the fold hooks'

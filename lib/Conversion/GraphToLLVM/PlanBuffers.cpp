@@ -13,18 +13,29 @@
 //    run after. A run that finds the arena taken by a concurrent run of the
 //    same model (a flag, exchanged atomically) allocates its own for the
 //    call, so the code stays reentrant.
-// Buffers in loops, of dynamic size, or that leave through anything but a
-// kernel call are left to malloc.
+// Before that, the buffers that an OpenMP parallel region allocates per
+// iteration (the per-tile buffers of a fused group) become per-thread
+// slots of one scratch buffer of the function: each thread of the team
+// reuses its slot for every tile it computes, so that a tile's
+// intermediates stay at one address in its core's cache, and the team is
+// capped at the number of slots (ONNX Runtime's per-thread scratch). The
+// scratch is then planned like any other buffer of the function.
+// Buffers in sequential loops outside parallel regions, of a size without a
+// constant bound, or that leave through anything but a kernel call are left
+// to malloc.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/Conversion/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -41,10 +52,12 @@ using namespace mlir::graph;
 static constexpr int64_t kMinAlignment = 64;
 
 namespace {
-/// A buffer of the function's body and the ops of the body, by position,
-/// from its allocation to its last use.
+/// A buffer of a block and the ops of the block, by position, from its
+/// allocation to its last use.
 struct PlannedBuffer {
-  memref::AllocOp alloc;
+  /// Where its bytes come from: one allocation, or one in each branch of an
+  /// scf.if that yields them (only one of them runs).
+  SmallVector<memref::AllocOp, 2> allocs;
   SmallVector<memref::DeallocOp> deallocs;
   int64_t bytes = 0;
   int64_t alignment = kMinAlignment;
@@ -64,84 +77,349 @@ static bool isKernelCall(func::CallOp call, SymbolTable &symbols) {
   return callee && callee->hasAttr(kKernelAttr);
 }
 
-/// The buffer that `alloc` makes, when its bytes may live in an arena: a
-/// static size, and uses that only read and write it (or its views) or pass
-/// it to a kernel, with its deallocations in `body` itself. `position` numbers
-/// the ops of `body`.
-static std::optional<PlannedBuffer>
-analyzeBuffer(memref::AllocOp alloc, Block &body,
-              const llvm::DenseMap<Operation *, unsigned> &position,
-              SymbolTable &symbols) {
+namespace {
+/// The values an index may take, where known: [lower, upper], both closed.
+struct IndexRange {
+  std::optional<int64_t> lower, upper;
+};
+} // namespace
+
+static IndexRange getIndexRange(Value value, unsigned depth);
+
+/// The range of `expr` over operands in `operands` (dimensions, then
+/// symbols), by interval arithmetic on sums, constant multiples and
+/// divisions by positive constants.
+static IndexRange getExprRange(AffineExpr expr, ArrayRef<IndexRange> operands,
+                               unsigned numDims) {
+  auto add = [](std::optional<int64_t> a,
+                std::optional<int64_t> b) -> std::optional<int64_t> {
+    int64_t sum;
+    if (!a || !b || llvm::AddOverflow(*a, *b, sum))
+      return std::nullopt;
+    return sum;
+  };
+  auto scale = [](std::optional<int64_t> a,
+                  int64_t c) -> std::optional<int64_t> {
+    int64_t product;
+    if (!a || llvm::MulOverflow(*a, c, product))
+      return std::nullopt;
+    return product;
+  };
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return {constant.getValue(), constant.getValue()};
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return operands[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return operands[numDims + symbol.getPosition()];
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return {};
+  IndexRange lhs = getExprRange(binary.getLHS(), operands, numDims);
+  auto rhsConstant = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    IndexRange rhs = getExprRange(binary.getRHS(), operands, numDims);
+    return {add(lhs.lower, rhs.lower), add(lhs.upper, rhs.upper)};
+  }
+  case AffineExprKind::Mul: {
+    if (!rhsConstant)
+      return {};
+    int64_t c = rhsConstant.getValue();
+    if (c >= 0)
+      return {scale(lhs.lower, c), scale(lhs.upper, c)};
+    return {scale(lhs.upper, c), scale(lhs.lower, c)};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    if (!rhsConstant || rhsConstant.getValue() <= 0)
+      return {};
+    int64_t c = rhsConstant.getValue();
+    bool floor = expr.getKind() == AffineExprKind::FloorDiv;
+    auto divide = [&](std::optional<int64_t> a) -> std::optional<int64_t> {
+      if (!a)
+        return std::nullopt;
+      return floor ? llvm::divideFloorSigned(*a, c)
+                   : llvm::divideCeilSigned(*a, c);
+    };
+    return {divide(lhs.lower), divide(lhs.upper)};
+  }
+  case AffineExprKind::Mod:
+    if (!rhsConstant || rhsConstant.getValue() <= 0)
+      return {};
+    return {0, rhsConstant.getValue() - 1};
+  default:
+    return {};
+  }
+}
+
+/// The range of an index computed by affine.apply, affine.min and
+/// affine.max from constants and the induction variables of loops with
+/// constant bounds: enough to bound the size of a tile at the edge of its
+/// loop, where ValueBoundsConstraintSet cannot bound an affine.max from
+/// above.
+static IndexRange getIndexRange(Value value, unsigned depth) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return {*constant, *constant};
+  if (depth == 0)
+    return {};
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    unsigned index = argument.getArgNumber();
+    std::optional<int64_t> lower, upper, step;
+    bool inclusive = false;
+    if (auto nest = dyn_cast_or_null<omp::LoopNestOp>(owner)) {
+      lower = getConstantIntValue(nest.getLoopLowerBounds()[index]);
+      upper = getConstantIntValue(nest.getLoopUpperBounds()[index]);
+      step = getConstantIntValue(nest.getLoopSteps()[index]);
+      inclusive = nest.getLoopInclusive();
+    } else if (auto loop = dyn_cast_or_null<scf::ForOp>(owner);
+               loop && argument == loop.getInductionVar()) {
+      lower = getConstantIntValue(loop.getLowerBound());
+      upper = getConstantIntValue(loop.getUpperBound());
+      step = getConstantIntValue(loop.getStep());
+    }
+    if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
+      return {};
+    return {*lower, inclusive ? *upper : *upper - 1};
+  }
+  Operation *def = value.getDefiningOp();
+  AffineMap map;
+  if (auto apply = dyn_cast_or_null<affine::AffineApplyOp>(def))
+    map = apply.getAffineMap();
+  else if (auto min = dyn_cast_or_null<affine::AffineMinOp>(def))
+    map = min.getAffineMap();
+  else if (auto max = dyn_cast_or_null<affine::AffineMaxOp>(def))
+    map = max.getAffineMap();
+  else
+    return {};
+  SmallVector<IndexRange> operands =
+      llvm::map_to_vector(def->getOperands(), [&](Value operand) {
+        return getIndexRange(operand, depth - 1);
+      });
+  SmallVector<IndexRange> results =
+      llvm::map_to_vector(map.getResults(), [&](AffineExpr expr) {
+        return getExprRange(expr, operands, map.getNumDims());
+      });
+  IndexRange range = results.front();
+  for (const IndexRange &result : ArrayRef(results).drop_front()) {
+    if (isa<affine::AffineMinOp>(def)) {
+      // At most the smallest known upper bound; at least the smallest lower
+      // bound, which every result must have.
+      range.upper = !range.upper    ? result.upper
+                    : !result.upper ? range.upper
+                                    : std::min(*range.upper, *result.upper);
+      range.lower = range.lower && result.lower
+                        ? std::optional(std::min(*range.lower, *result.lower))
+                        : std::nullopt;
+    } else {
+      range.lower = !range.lower    ? result.lower
+                    : !result.lower ? range.lower
+                                    : std::max(*range.lower, *result.lower);
+      range.upper = range.upper && result.upper
+                        ? std::optional(std::max(*range.upper, *result.upper))
+                        : std::nullopt;
+    }
+  }
+  return range;
+}
+
+/// The bytes of the buffer `alloc` makes, when an arena can hold it: an
+/// identity layout and a size that is static, or whose dynamic dimensions
+/// have constant upper bounds (the tile at the edge of a loop).
+static std::optional<int64_t> getMaxBytes(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getMemorySpace() || !type.getElementType().isIntOrFloat() ||
+  if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
+      !type.getElementType().isIntOrFloat() ||
       type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto dynamicSizes = alloc.getDynamicSizes().begin();
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      Value dynamicSize = *dynamicSizes++;
+      std::optional<int64_t> bound =
+          getIndexRange(dynamicSize, /*depth=*/8).upper;
+      if (!bound) {
+        FailureOr<int64_t> computed =
+            ValueBoundsConstraintSet::computeConstantBound(
+                presburger::BoundType::UB,
+                ValueBoundsConstraintSet::Variable(dynamicSize),
+                /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (succeeded(computed))
+          bound = *computed;
+      }
+      if (!bound || *bound < 0)
+        return std::nullopt;
+      size = *bound;
+    }
+    if (size != 0 && bytes > (int64_t(1) << 62) / size)
+      return std::nullopt;
+    bytes *= size;
+  }
+  return bytes;
+}
 
-  PlannedBuffer buffer;
-  buffer.alloc = alloc;
-  buffer.bytes = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
-  if (std::optional<uint64_t> alignment = alloc.getAlignment())
-    buffer.alignment = std::max<int64_t>(kMinAlignment, *alignment);
-  buffer.first = buffer.last = position.lookup(alloc);
-
-  SmallVector<Value> aliases{alloc.getResult()};
+/// Follows the uses of `root` and its views in `body` (a buffer's
+/// allocation, or an scf.if result that is one): extends `buffer.last` to
+/// the last op of `body` that uses them and collects their deallocations
+/// (direct, or of the base buffer, the form ownership-based deallocation
+/// gives a buffer that comes out of an scf.if) in `body` itself, unless
+/// `yield` is given: then none may be freed, and the buffer may leave only
+/// as operand `yieldOperand` of `yield`. Fails when the address may leave
+/// any other way. `position` numbers the ops of `body`.
+static bool followUses(Value root, Block &body,
+                       const llvm::DenseMap<Operation *, unsigned> &position,
+                       SymbolTable &symbols, PlannedBuffer &buffer,
+                       scf::YieldOp yield = nullptr,
+                       unsigned yieldOperand = 0) {
+  auto addDealloc = [&](Operation *user) {
+    auto dealloc = dyn_cast<memref::DeallocOp>(user);
+    // A conditional deallocation would decide at run time whether the bytes
+    // are the buffer's.
+    if (!dealloc || yield || dealloc->getBlock() != &body)
+      return false;
+    buffer.deallocs.push_back(dealloc);
+    return true;
+  };
+  SmallVector<Value> aliases{root};
   while (!aliases.empty()) {
     Value value = aliases.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       Operation *top = body.findAncestorOpInBlock(*user);
       if (!top)
-        return std::nullopt;
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
-        // A conditional deallocation would decide at run time whether the
-        // bytes are the buffer's.
-        if (value != alloc.getResult() || dealloc->getBlock() != &body)
-          return std::nullopt;
-        buffer.deallocs.push_back(dealloc);
+        return false;
+      if (isa<memref::DeallocOp>(user)) {
+        if (value != root || !addDealloc(user))
+          return false;
         continue;
       }
       buffer.last = std::max(buffer.last, position.lookup(top));
+      if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
+        // Its sizes and strides are numbers; its base buffer may only be
+        // freed.
+        for (Operation *baseUser : metadata.getBaseBuffer().getUsers())
+          if (!addDealloc(baseUser))
+            return false;
+        continue;
+      }
       if (isa<memref::CastOp, memref::SubViewOp, memref::ExpandShapeOp,
               memref::CollapseShapeOp, memref::ReinterpretCastOp,
-              memref::TransposeOp>(user)) {
+              memref::TransposeOp, memref::ViewOp>(user)) {
         aliases.push_back(user->getResult(0));
         continue;
       }
+      if (yield && user == yield.getOperation() &&
+          use.getOperandNumber() == yieldOperand)
+        continue;
+      // What an scf.if yields is its result: an alias, whichever branch ran.
+      if (auto branchYield = dyn_cast<scf::YieldOp>(user))
+        if (auto ifOp = dyn_cast<scf::IfOp>(branchYield->getParentOp())) {
+          aliases.push_back(ifOp.getResult(use.getOperandNumber()));
+          continue;
+        }
       // Anything that could keep the address past the body's own ops: a
       // terminator (a yield, a return), a call that is not a kernel's, an
       // op that makes another memref or reads the pointer.
       if (user->hasTrait<OpTrait::IsTerminator>() ||
-          isa<memref::ExtractAlignedPointerAsIndexOp,
-              memref::ExtractStridedMetadataOp>(user))
-        return std::nullopt;
+          isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+        return false;
       if (auto call = dyn_cast<func::CallOp>(user)) {
         if (!isKernelCall(call, symbols))
-          return std::nullopt;
+          return false;
         continue;
       }
       if (llvm::any_of(user->getResultTypes(), llvm::IsaPred<MemRefType>))
-        return std::nullopt;
+        return false;
     }
   }
-  if (buffer.deallocs.empty())
+  return true;
+}
+
+/// The buffer that `alloc` makes, when its bytes may live in an arena: a
+/// bounded size (getMaxBytes), and uses that only read and write it (or its
+/// views) or pass it to a kernel, with its deallocations in `body` itself.
+static std::optional<PlannedBuffer>
+analyzeBuffer(memref::AllocOp alloc, Block &body,
+              const llvm::DenseMap<Operation *, unsigned> &position,
+              SymbolTable &symbols) {
+  std::optional<int64_t> bytes = getMaxBytes(alloc);
+  if (!bytes)
+    return std::nullopt;
+  PlannedBuffer buffer;
+  buffer.allocs.push_back(alloc);
+  buffer.bytes = *bytes;
+  if (std::optional<uint64_t> alignment = alloc.getAlignment())
+    buffer.alignment = std::max<int64_t>(kMinAlignment, *alignment);
+  buffer.first = buffer.last = position.lookup(alloc);
+  if (!followUses(alloc.getResult(), body, position, symbols, buffer) ||
+      buffer.deallocs.empty())
     return std::nullopt;
   return buffer;
 }
 
-/// The plannable buffers of `func`'s body, with their offsets in an arena of
-/// the returned size. Greedy by size: largest first, each at the lowest
-/// aligned offset that no buffer alive at the same time occupies.
-static int64_t planBuffers(func::FuncOp func, SymbolTable &symbols,
-                           SmallVectorImpl<PlannedBuffer> &buffers) {
-  Block &body = func.getBody().front();
+/// The buffer that result `index` of `ifOp` is, when each branch allocates
+/// one and yields it (a tile of a padded input: all padding, or padding
+/// around data): one buffer of the larger size from the scf.if to its
+/// deallocation, whichever branch runs, under the conditions of
+/// analyzeBuffer.
+static std::optional<PlannedBuffer>
+analyzeYieldedBuffer(scf::IfOp ifOp, unsigned index, Block &body,
+                     const llvm::DenseMap<Operation *, unsigned> &position,
+                     SymbolTable &symbols) {
+  if (ifOp.getElseRegion().empty())
+    return std::nullopt;
+  // Where the buffer is last used within a branch does not matter: the
+  // scf.if's result lives on.
+  const llvm::DenseMap<Operation *, unsigned> noPositions;
+  PlannedBuffer buffer;
+  for (Region *branch : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+    auto yield = cast<scf::YieldOp>(branch->front().getTerminator());
+    Value yielded = yield.getOperand(index);
+    while (auto cast = yielded.getDefiningOp<memref::CastOp>())
+      yielded = cast.getSource();
+    auto alloc = yielded.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != &branch->front())
+      return std::nullopt;
+    std::optional<int64_t> bytes = getMaxBytes(alloc);
+    PlannedBuffer inBranch;
+    if (!bytes || !followUses(alloc.getResult(), branch->front(), noPositions,
+                              symbols, inBranch, yield, index))
+      return std::nullopt;
+    buffer.allocs.push_back(alloc);
+    buffer.bytes = std::max(buffer.bytes, *bytes);
+    if (std::optional<uint64_t> alignment = alloc.getAlignment())
+      buffer.alignment = std::max<int64_t>(buffer.alignment, *alignment);
+  }
+  buffer.first = buffer.last = position.lookup(ifOp);
+  if (!followUses(ifOp.getResult(index), body, position, symbols, buffer) ||
+      buffer.deallocs.empty())
+    return std::nullopt;
+  return buffer;
+}
+
+/// The plannable buffers of `body`, with their offsets in an arena of the
+/// returned size. Greedy by size: largest first, each at the lowest aligned
+/// offset that no buffer alive at the same time occupies.
+static int64_t planBlock(Block &body, SymbolTable &symbols,
+                         SmallVectorImpl<PlannedBuffer> &buffers) {
   llvm::DenseMap<Operation *, unsigned> position;
   for (auto [index, op] : llvm::enumerate(body))
     position[&op] = index;
-  for (auto alloc : body.getOps<memref::AllocOp>())
-    if (std::optional<PlannedBuffer> buffer =
-            analyzeBuffer(alloc, body, position, symbols))
-      buffers.push_back(*buffer);
+  for (Operation &op : body) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (std::optional<PlannedBuffer> buffer =
+              analyzeBuffer(alloc, body, position, symbols))
+        buffers.push_back(*buffer);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      for (auto [index, result] : llvm::enumerate(ifOp.getResults()))
+        if (isa<MemRefType>(result.getType()))
+          if (std::optional<PlannedBuffer> buffer =
+                  analyzeYieldedBuffer(ifOp, index, body, position, symbols))
+            buffers.push_back(*buffer);
+  }
 
   SmallVector<PlannedBuffer *> bySize =
       llvm::map_to_vector(buffers, [](PlannedBuffer &b) { return &b; });
@@ -173,25 +451,184 @@ static int64_t planBuffers(func::FuncOp func, SymbolTable &symbols,
   return llvm::alignTo(arenaBytes, kMinAlignment);
 }
 
-/// Replaces each planned allocation by a view of `arena` and drops its
-/// deallocations.
+static int64_t planBuffers(func::FuncOp func, SymbolTable &symbols,
+                           SmallVectorImpl<PlannedBuffer> &buffers) {
+  return planBlock(func.getBody().front(), symbols, buffers);
+}
+
+/// Replaces each planned allocation by a view of `arena` (at `base` plus its
+/// offset, when `base` is given) and drops its deallocations.
 static void rewriteIntoArena(MutableArrayRef<PlannedBuffer> buffers,
-                             Value arena) {
+                             Value arena, Value base = Value()) {
   for (PlannedBuffer &buffer : buffers) {
-    OpBuilder builder(buffer.alloc);
-    Location loc = buffer.alloc.getLoc();
-    Value offset = arith::ConstantIndexOp::create(builder, loc, buffer.offset);
-    Value view = memref::ViewOp::create(builder, loc, buffer.alloc.getType(),
-                                        arena, offset, ValueRange());
-    buffer.alloc.getResult().replaceAllUsesWith(view);
+    for (memref::AllocOp alloc : buffer.allocs) {
+      OpBuilder builder(alloc);
+      Location loc = alloc.getLoc();
+      Value offset =
+          arith::ConstantIndexOp::create(builder, loc, buffer.offset);
+      if (base)
+        offset = arith::AddIOp::create(builder, loc, base, offset);
+      Value view = memref::ViewOp::create(builder, loc, alloc.getType(), arena,
+                                          offset, alloc.getDynamicSizes());
+      alloc.getResult().replaceAllUsesWith(view);
+      alloc.erase();
+    }
     for (memref::DeallocOp dealloc : buffer.deallocs)
       dealloc.erase();
-    buffer.alloc.erase();
   }
 }
 
 static MemRefType getArenaType(MLIRContext *context, int64_t bytes) {
   return MemRefType::get({bytes}, IntegerType::get(context, 8));
+}
+
+/// The function `name` of type () -> i32 from the OpenMP runtime, declared
+/// in the module when it is not yet.
+static func::FuncOp getOpenMPQuery(ModuleOp module, SymbolTable &symbols,
+                                   StringRef name) {
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto decl =
+      func::FuncOp::create(builder, module.getLoc(), name,
+                           builder.getFunctionType({}, {builder.getI32Type()}));
+  decl.setPrivate();
+  symbols.insert(decl);
+  return decl;
+}
+
+/// Whether `parallel` is the only parallel region on its path: the thread
+/// numbers of its team then name its threads.
+static bool isOutermostParallel(omp::ParallelOp parallel) {
+  if (parallel->getParentOfType<omp::ParallelOp>())
+    return false;
+  WalkResult nested = parallel.getRegion().walk(
+      [](omp::ParallelOp) { return WalkResult::interrupt(); });
+  return !nested.wasInterrupted();
+}
+
+/// The most threads that can find work in `parallel`: the iterations of
+/// its worksharing loops when they are known, at most `maxThreads`.
+static int64_t getUsefulThreads(omp::ParallelOp parallel, int64_t maxThreads) {
+  int64_t iterations = 0;
+  WalkResult unknown = parallel.getRegion().walk([&](omp::LoopNestOp nest) {
+    int64_t count = 1;
+    for (auto [lower, upper, step] :
+         llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                   nest.getLoopSteps())) {
+      std::optional<int64_t> l = getConstantIntValue(lower);
+      std::optional<int64_t> u = getConstantIntValue(upper);
+      std::optional<int64_t> st = getConstantIntValue(step);
+      if (!l || !u || !st || *st <= 0)
+        return WalkResult::interrupt();
+      int64_t range = *u - *l + (nest.getLoopInclusive() ? 1 : 0);
+      int64_t trips = range > 0 ? llvm::divideCeil(range, *st) : 0;
+      count = std::min(count * std::min(trips, maxThreads), maxThreads);
+    }
+    iterations = std::max(iterations, count);
+    return WalkResult::advance();
+  });
+  if (unknown.wasInterrupted() || iterations == 0)
+    return maxThreads;
+  return std::min(iterations, maxThreads);
+}
+
+/// Turns the buffers that the parallel regions of `func` allocate inside
+/// them into slots of one scratch buffer allocated in the function's body,
+/// one slot per thread: each thread takes the slot of its thread number,
+/// once on entry to the region, and the region's team is capped at the
+/// number of slots so that the number stays in range. A region gets as many
+/// slots as threads can find work in it, at most `maxThreads`. Each
+/// block of a region gets its own part of the slot (the blocks of nested
+/// loops are alive at once), planned by liveness within the block.
+static void planThreadScratch(func::FuncOp func, SymbolTable &symbols,
+                              int64_t maxThreads) {
+  struct RegionPlan {
+    omp::ParallelOp parallel;
+    int64_t threads = 0;
+    int64_t slotBytes = 0;
+    SmallVector<std::pair<int64_t, SmallVector<PlannedBuffer>>> blocks;
+  };
+  SmallVector<RegionPlan> plans;
+  int64_t scratchBytes = 0;
+  int64_t scratchAlignment = kMinAlignment;
+  func.walk([&](omp::ParallelOp parallel) {
+    if (!isOutermostParallel(parallel))
+      return;
+    RegionPlan plan{parallel, getUsefulThreads(parallel, maxThreads), 0, {}};
+    int64_t alignment = kMinAlignment;
+    parallel.getRegion().walk([&](Block *block) {
+      SmallVector<PlannedBuffer> buffers;
+      int64_t bytes = planBlock(*block, symbols, buffers);
+      if (buffers.empty())
+        return;
+      for (const PlannedBuffer &buffer : buffers)
+        alignment = std::max(alignment, buffer.alignment);
+      plan.slotBytes = llvm::alignTo(plan.slotBytes, alignment);
+      plan.blocks.emplace_back(plan.slotBytes, std::move(buffers));
+      plan.slotBytes += bytes;
+    });
+    if (plan.blocks.empty())
+      return;
+    plan.slotBytes = llvm::alignTo(plan.slotBytes, alignment);
+    scratchAlignment = std::max(scratchAlignment, alignment);
+    scratchBytes = std::max(scratchBytes, plan.threads * plan.slotBytes);
+    plans.push_back(std::move(plan));
+  });
+  if (plans.empty())
+    return;
+
+  auto module = func->getParentOfType<ModuleOp>();
+  func::FuncOp threadNumQuery =
+      getOpenMPQuery(module, symbols, "omp_get_thread_num");
+  func::FuncOp maxThreadsQuery =
+      getOpenMPQuery(module, symbols, "omp_get_max_threads");
+
+  Block &body = func.getBody().front();
+  Location loc = func.getLoc();
+  OpBuilder builder = OpBuilder::atBlockBegin(&body);
+  Value scratch = memref::AllocOp::create(
+      builder, loc, getArenaType(func.getContext(), scratchBytes),
+      builder.getI64IntegerAttr(scratchAlignment));
+  builder.setInsertionPoint(body.getTerminator());
+  memref::DeallocOp::create(builder, loc, scratch);
+
+  for (RegionPlan &plan : plans) {
+    omp::ParallelOp parallel = plan.parallel;
+    Location regionLoc = parallel.getLoc();
+    // No more threads than slots: the team gets at most that many.
+    builder.setInsertionPoint(parallel);
+    Value requested = parallel.getNumThreads();
+    if (!requested)
+      requested = func::CallOp::create(builder, regionLoc, maxThreadsQuery)
+                      .getResult(0);
+    Value limit = arith::ConstantOp::create(
+        builder, regionLoc,
+        builder.getIntegerAttr(requested.getType(), plan.threads));
+    Value threads =
+        arith::MinSIOp::create(builder, regionLoc, requested, limit);
+    parallel.getNumThreadsMutable().assign(threads);
+
+    builder.setInsertionPointToStart(&parallel.getRegion().front());
+    Value thread =
+        func::CallOp::create(builder, regionLoc, threadNumQuery).getResult(0);
+    Value index = arith::IndexCastOp::create(builder, regionLoc,
+                                             builder.getIndexType(), thread);
+    Value stride =
+        arith::ConstantIndexOp::create(builder, regionLoc, plan.slotBytes);
+    Value slot = arith::MulIOp::create(builder, regionLoc, index, stride);
+    for (auto &[offset, buffers] : plan.blocks) {
+      Value blockBase = slot;
+      if (offset != 0) {
+        Value blockOffset =
+            arith::ConstantIndexOp::create(builder, regionLoc, offset);
+        blockBase =
+            arith::AddIOp::create(builder, regionLoc, slot, blockOffset);
+      }
+      rewriteIntoArena(buffers, scratch, blockBase);
+      builder.setInsertionPointAfterValue(blockBase);
+    }
+  }
 }
 
 /// Gives `kernel` a workspace argument holding its planned scratch, and each
@@ -309,7 +746,20 @@ struct GraphPlanBuffersPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (maxThreads < 1) {
+      emitError(module.getLoc(),
+                "graph-plan-buffers: max-threads must be at least 1, got ")
+          << int64_t(maxThreads);
+      return signalPassFailure();
+    }
     SymbolTable symbols(module);
+    // Per-thread scratch first: it becomes a buffer of its function's body.
+    SmallVector<func::FuncOp> functions;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && func.getBody().hasOneBlock())
+        functions.push_back(func);
+    for (func::FuncOp func : functions)
+      planThreadScratch(func, symbols, maxThreads);
     // Kernels first: their workspaces become buffers of their callers.
     llvm::MapVector<func::FuncOp, SmallVector<func::CallOp>> calls;
     SmallVector<func::FuncOp> entries;

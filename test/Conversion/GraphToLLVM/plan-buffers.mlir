@@ -1,6 +1,11 @@
 // RUN: graph-opt %s --split-input-file --allow-unregistered-dialect --graph-plan-buffers | FileCheck %s
 // RUN: graph-opt %s --split-input-file --allow-unregistered-dialect --graph-plan-buffers="max-global-bytes=128" \
 // RUN: | FileCheck %s --check-prefix=LARGE
+// RUN: graph-opt %s --split-input-file --allow-unregistered-dialect --graph-plan-buffers="max-threads=2" \
+// RUN: | FileCheck %s --check-prefix=TWO
+// RUN: not graph-opt %s --split-input-file --allow-unregistered-dialect --graph-plan-buffers="max-threads=0" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=ZERO
+// ZERO: graph-plan-buffers: max-threads must be at least 1, got 0
 
 // A kernel's scratch becomes a view of its workspace, a new last argument;
 // each call passes a workspace that lives for the call. The model's
@@ -122,5 +127,155 @@ func.func @unplannable(%n: index, %cond: i1, %y: memref<4xf32>) {
   "test.use"(%p) : (index) -> ()
   memref.dealloc %pointer : memref<4xf32>
   %f = "test.symbol_user"() {callee = @kernel_taken} : () -> index
+  return
+}
+
+// -----
+
+// In a parallel region, a buffer allocated and freed by each iteration
+// becomes a slot of one scratch buffer, a slot per thread: the thread takes
+// its slot on entry to the region, and the team is capped at the slots (the
+// 16 iterations could keep 16 threads busy: max-threads, 8 by default, or
+// 2). The scratch is then a buffer of the kernel like any other: a view of
+// its workspace.
+// CHECK-LABEL: func.func private @tiles
+// CHECK-SAME: %[[WS:[^:]*]]: memref<512xi8>)
+// CHECK: %[[SCRATCH:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<512xi8> to memref<512xi8>
+// CHECK: %[[MAX:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK: %[[LIMIT:.*]] = arith.constant 8 : i32
+// CHECK: %[[N:.*]] = arith.minsi %[[MAX]], %[[LIMIT]] : i32
+// CHECK: omp.parallel num_threads(%[[N]] : i32) {
+// CHECK-NEXT: %[[T:.*]] = func.call @omp_get_thread_num() : () -> i32
+// CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[SLOT:.*]] = arith.muli %[[TI]], %[[STRIDE]] : index
+// CHECK-NOT: memref.alloc
+// CHECK: omp.loop_nest
+// CHECK: %[[OFF:.*]] = arith.addi %[[SLOT]], %{{.*}} : index
+// CHECK-NEXT: %[[TILE:.*]] = memref.view %[[SCRATCH]][%[[OFF]]][] : memref<512xi8> to memref<4xf32>
+// CHECK-NEXT: "test.fill"(%[[TILE]])
+// CHECK-NOT: memref.dealloc
+// CHECK: omp.yield
+// TWO-LABEL: func.func private @tiles
+// TWO-SAME: memref<128xi8>)
+// TWO: arith.constant 2 : i32
+// TWO: omp.parallel num_threads
+func.func private @tiles(%out: memref<16x4xf32>) attributes {graph.kernel = "tiles", no_inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        %tile = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+        "test.fill"(%tile) : (memref<4xf32>) -> ()
+        %row = memref.subview %out[%i, 0] [1, 4] [1, 1] : memref<16x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+        memref.copy %tile, %row : memref<4xf32> to memref<4xf32, strided<[1], offset: ?>>
+        memref.dealloc %tile : memref<4xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+func.func @tiles_main(%y: memref<16x4xf32>) {
+  call @tiles(%y) : (memref<16x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// A tile at the edge of the input: an scf.if yields one of two buffers
+// (all padding, or padding around a part of dynamic size), and the result's
+// base buffer is freed. The two share one place, of the larger size; the
+// part gets the most its size can be (4: an affine.min over the loop's
+// iterations). Three iterations: teams of at most three threads.
+// CHECK-LABEL: func.func private @edges
+// CHECK-NOT: memref.alloc
+// CHECK: arith.constant 3 : i32
+// CHECK: omp.parallel num_threads
+// CHECK-NOT: memref.alloc
+// CHECK: scf.if
+// CHECK: memref.view %{{.*}}[%{{.*}}][] : memref<{{[0-9]+}}xi8> to memref<4xf32>
+// CHECK: } else {
+// CHECK: %[[PART:.*]] = memref.view %{{.*}}[%{{.*}}][%{{.*}}] : memref<{{[0-9]+}}xi8> to memref<?xf32>
+// CHECK: memref.view %{{.*}}[%{{.*}}][] : memref<{{[0-9]+}}xi8> to memref<4xf32>
+// CHECK-NOT: memref.dealloc
+// CHECK: omp.yield
+func.func private @edges(%in: memref<10xf32>, %out: memref<12xf32>) attributes {graph.kernel = "edges", no_inline} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c12) step (%c4) {
+        %n = affine.min affine_map<(d0) -> (4, -d0 + 10)>(%i)
+        %m = affine.max affine_map<(d0) -> (0, d0)>(%n)
+        %empty = arith.cmpi eq, %m, %c0 : index
+        %tile = scf.if %empty -> (memref<4xf32, strided<[?], offset: ?>>) {
+          %zeros = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+          "test.fill"(%zeros) : (memref<4xf32>) -> ()
+          %cast = memref.cast %zeros : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+          scf.yield %cast : memref<4xf32, strided<[?], offset: ?>>
+        } else {
+          %part = memref.alloc(%m) {alignment = 64 : i64} : memref<?xf32>
+          "test.fill"(%part) : (memref<?xf32>) -> ()
+          %padded = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+          "test.copy"(%part, %padded) : (memref<?xf32>, memref<4xf32>) -> ()
+          memref.dealloc %part : memref<?xf32>
+          %cast = memref.cast %padded : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+          scf.yield %cast : memref<4xf32, strided<[?], offset: ?>>
+        }
+        %window = memref.subview %out[%i] [4] [1] : memref<12xf32> to memref<4xf32, strided<[1], offset: ?>>
+        memref.copy %tile, %window : memref<4xf32, strided<[?], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+        %base, %offset, %size, %stride = memref.extract_strided_metadata %tile : memref<4xf32, strided<[?], offset: ?>> -> memref<f32>, index, index, index
+        memref.dealloc %base : memref<f32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+func.func @edges_main(%x: memref<10xf32>, %y: memref<12xf32>) {
+  call @edges(%x, %y) : (memref<10xf32>, memref<12xf32>) -> ()
+  return
+}
+
+// -----
+
+// Left to malloc: buffers in a parallel region nested in another (its
+// thread numbers do not name the outer team's threads), of a size without
+// a bound, or that an iteration keeps (yielded out of the loop).
+// CHECK-LABEL: func.func @unplannable_parallel
+// CHECK-NOT: omp_get_thread_num
+// CHECK-COUNT-2: memref.alloc
+// CHECK-NOT: omp_get_thread_num
+// CHECK: return
+func.func @unplannable_parallel(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  omp.parallel {
+    omp.parallel {
+      %inner = memref.alloc() : memref<4xf32>
+      "test.use"(%inner) : (memref<4xf32>) -> ()
+      memref.dealloc %inner : memref<4xf32>
+      omp.terminator
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c4) step (%c1) {
+        %unbounded = memref.alloc(%n) : memref<?xf32>
+        "test.use"(%unbounded) : (memref<?xf32>) -> ()
+        memref.dealloc %unbounded : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
   return
 }
