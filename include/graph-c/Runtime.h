@@ -63,6 +63,9 @@ typedef struct GraphCompileOptions {
   /// $XDG_CACHE_HOME/graph, else ~/.cache/graph).
   bool useCache;
   const char *cacheDirectory;
+  /// The most threads the parallel tile loops of the code run on (each gets
+  /// a slot of per-thread scratch); 0 for the default, 8.
+  int maxThreads;
 } GraphCompileOptions;
 
 /// The defaults: -O3, @main, the host, the compile cache in its default

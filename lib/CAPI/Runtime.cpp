@@ -76,9 +76,15 @@ GraphModel graphModelLoad(const char *path,
   loadOptions.useCache = options->useCache;
   if (options->cacheDirectory)
     loadOptions.cacheDirectory = options->cacheDirectory;
+  loadOptions.compile.maxThreads = options->maxThreads;
   if (loadOptions.compile.optLevel < 0 || loadOptions.compile.optLevel > 3) {
     fail("opt-level must be 0, 1, 2 or 3, got " +
          llvm::Twine(options->optLevel));
+    return GraphModel{nullptr};
+  }
+  if (options->maxThreads < 0) {
+    fail("maxThreads must be 0 (the default) or a count, got " +
+         llvm::Twine(options->maxThreads));
     return GraphModel{nullptr};
   }
 

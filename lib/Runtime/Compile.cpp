@@ -223,6 +223,7 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
     lowerOptions.profile = options.profile;
     if (options.maxThreads > 0)
       lowerOptions.maxThreads = options.maxThreads;
+    metadata.maxThreads = unsigned(lowerOptions.maxThreads);
     graph::buildGraphLowerToLLVMPipeline(pm, lowerOptions);
   } else {
     std::string parseErrors;

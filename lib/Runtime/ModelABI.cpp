@@ -57,6 +57,7 @@ mlir::graph::runtime::serializeModelMetadata(const ModelMetadata &metadata) {
                             {"cpu", metadata.cpu},
                             {"features", std::move(features)},
                             {"arena_bytes", int64_t(metadata.arenaBytes)},
+                            {"max_threads", int64_t(metadata.maxThreads)},
                             {"inputs", std::move(inputs)},
                             {"outputs", std::move(outputs)}};
   std::string text;
@@ -135,6 +136,8 @@ mlir::graph::runtime::parseModelMetadata(llvm::StringRef text) {
   metadata.cpu = getString("cpu");
   metadata.arenaBytes = uint64_t(
       std::max<int64_t>(0, object->getInteger("arena_bytes").value_or(0)));
+  metadata.maxThreads = unsigned(std::clamp<int64_t>(
+      object->getInteger("max_threads").value_or(0), 0, INT32_MAX));
   if (const llvm::json::Array *features = object->getArray("features"))
     for (const llvm::json::Value &feature : *features)
       if (std::optional<llvm::StringRef> name = feature.getAsString())

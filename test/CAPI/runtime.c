@@ -135,19 +135,27 @@ int main(int argc, char **argv) {
   options.cacheDirectory = argv[3];
   GraphModel cached = graphModelLoad(argv[1], &options);
   GraphModel library = graphModelLoad(argv[2], NULL);
-  if (graphModelIsNull(cached) || graphModelIsNull(library)) {
+  /* Scratch for one thread: the same bits. */
+  options.useCache = false;
+  options.maxThreads = 1;
+  GraphModel oneThread = graphModelLoad(argv[1], &options);
+  if (graphModelIsNull(cached) || graphModelIsNull(library) ||
+      graphModelIsNull(oneThread)) {
     printf("load failed: %s\n", graphGetLastError());
     return 1;
   }
   GraphTensorInfo out;
   graphModelGetOutput(jit, 0, &out);
-  float *a = run(jit), *b = run(cached), *c = run(library);
+  float *a = run(jit), *b = run(cached), *c = run(library), *d = run(oneThread);
   printf("out[0] = %.9g, out[last] = %.9g\n", a[0], a[out.numElements - 1]);
   printf("jit and cache agree: %s\n",
          memcmp(a, b, (size_t)out.byteSize) ? "no" : "yes");
   printf("jit and library agree: %s\n",
          memcmp(a, c, (size_t)out.byteSize) ? "no" : "yes");
-  free(a), free(b), free(c);
+  printf("jit and maxThreads 1 agree: %s\n",
+         memcmp(a, d, (size_t)out.byteSize) ? "no" : "yes");
+  free(a), free(b), free(c), free(d);
+  graphModelDestroy(oneThread);
   graphModelDestroy(jit);
   graphModelDestroy(cached);
   graphModelDestroy(library);
@@ -173,6 +181,11 @@ int main(int argc, char **argv) {
   options.optLevel = 7;
   GraphModel level = graphModelLoad(argv[1], &options);
   printf("bad level: null %d: %s\n", graphModelIsNull(level),
+         graphGetLastError());
+  options = graphCompileOptionsGetDefault();
+  options.maxThreads = -1;
+  GraphModel threads = graphModelLoad(argv[1], &options);
+  printf("bad maxThreads: null %d: %s\n", graphModelIsNull(threads),
          graphGetLastError());
   bool ran = graphModelRun((GraphModel){NULL}, NULL, NULL);
   printf("run a null model: %d: %s\n", ran, graphGetLastError());

@@ -748,6 +748,17 @@ static int runTool() {
     llvm::outs() << "target: " << (*model)->getTargetDescription() << ", "
                  << getNumThreads()
                  << (getNumThreads() == 1 ? " thread\n" : " threads\n");
+  // A library's fused tile loops have per-thread scratch for the threads it
+  // was built for, and run on no more.
+  if (auto *library = dynamic_cast<const SharedLibraryModel *>(&**model)) {
+    unsigned maxThreads = library->getMetadata().maxThreads;
+    if (maxThreads > 0 && unsigned(getNumThreads()) > maxThreads)
+      llvm::errs() << "graph-run: note: " << modelFile
+                   << " was built for at most " << maxThreads
+                   << " threads (graph-compile --max-threads): its parallel "
+                      "tile loops run on "
+                   << maxThreads << "\n";
+  }
 
   if (compare) {
     // The baseline: --compare-to's file (a model at -O0, or a shared

@@ -66,6 +66,9 @@ struct ModelMetadata {
   /// The bytes of the model's arena (graph-plan-buffers): allocated once,
   /// when the code is loaded, and used by every run.
   uint64_t arenaBytes = 0;
+  /// The most threads its parallel tile loops run on (graph-compile
+  /// --max-threads); 0 when not known (a custom lowering pipeline).
+  unsigned maxThreads = 0;
   ModelSignature signature;
 };
 
