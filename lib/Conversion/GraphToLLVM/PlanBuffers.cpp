@@ -200,24 +200,26 @@ static IndexRange getIndexRange(Value value, unsigned depth) {
       llvm::map_to_vector(map.getResults(), [&](AffineExpr expr) {
         return getExprRange(expr, operands, map.getNumDims());
       });
+  // A min is at most the smallest upper bound any result has, and at least
+  // the smallest lower bound, which every result must have; a max the other
+  // way round.
+  using Bound = std::optional<int64_t>;
+  auto anyOf = [](Bound a, Bound b, auto pick) -> Bound {
+    return a && b ? Bound(pick(*a, *b)) : a ? a : b;
+  };
+  auto allOf = [](Bound a, Bound b, auto pick) -> Bound {
+    return a && b ? Bound(pick(*a, *b)) : std::nullopt;
+  };
+  auto smaller = [](int64_t a, int64_t b) { return std::min(a, b); };
+  auto larger = [](int64_t a, int64_t b) { return std::max(a, b); };
   IndexRange range = results.front();
   for (const IndexRange &result : ArrayRef(results).drop_front()) {
     if (isa<affine::AffineMinOp>(def)) {
-      // At most the smallest known upper bound; at least the smallest lower
-      // bound, which every result must have.
-      range.upper = !range.upper    ? result.upper
-                    : !result.upper ? range.upper
-                                    : std::min(*range.upper, *result.upper);
-      range.lower = range.lower && result.lower
-                        ? std::optional(std::min(*range.lower, *result.lower))
-                        : std::nullopt;
+      range.upper = anyOf(range.upper, result.upper, smaller);
+      range.lower = allOf(range.lower, result.lower, smaller);
     } else {
-      range.lower = !range.lower    ? result.lower
-                    : !result.lower ? range.lower
-                                    : std::max(*range.lower, *result.lower);
-      range.upper = range.upper && result.upper
-                        ? std::optional(std::max(*range.upper, *result.upper))
-                        : std::nullopt;
+      range.lower = anyOf(range.lower, result.lower, larger);
+      range.upper = allOf(range.upper, result.upper, larger);
     }
   }
   return range;
