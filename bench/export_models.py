@@ -7,7 +7,7 @@
       BatchNorm layers running statistics that are not an identity, puts it in
       eval() mode and writes DIR/NAME.onnx (TrainingMode.PRESERVE, no constant
       folding: BatchNormalization stays a node of its own; opset 13, 17 for
-      vit_tiny, 14 for mobilenet_v3), DIR/NAME.pt (the state_dict) and
+      vit_tiny and convnext_tiny, 14 for mobilenet_v3), DIR/NAME.pt (the state_dict) and
       DIR/NAME.input.npy (the input, np.random.RandomState(0), float32).
       Checks that the ONNX graph still has its BatchNormalization nodes. With
       --reference, also DIR/NAME.torch.npy: PyTorch's output on that input.
@@ -26,6 +26,15 @@
 
 The models:
   resnet18, mobilenet_v2  torchvision, random weights;
+  resnet50, densenet121, inception_v3, efficientnet_b0, convnext_tiny
+                          torchvision, random weights, the same way (not in
+                          bench/peers.py's default set; BatchNorm affine
+                          parameters set before the calibration, see
+                          randomize_batch_norm); inception_v3 at
+                          299x299 with aux_logits (not run in eval(), so not
+                          exported); convnext_tiny at opset 17 with its layer
+                          scales (1e-6 at init) set to U(0.1, 0.3) and random
+                          LayerNorm affine parameters;
   conv_bn_relu            Conv2d(64, 64, 3) + BatchNorm2d + ReLU on 1x64x56x56;
   vit_tiny                a ViT-Tiny-style transformer encoder built here:
                           16x16 patches of 224x224 (196 tokens and a class
@@ -50,17 +59,25 @@ import time
 
 import numpy as np
 
-MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3")
+MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3",
+          "resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny")
 INPUT_SHAPES = {
     "resnet18": (1, 3, 224, 224),
     "mobilenet_v2": (1, 3, 224, 224),
     "conv_bn_relu": (1, 64, 56, 56),
     "vit_tiny": (1, 3, 224, 224),
     "mobilenet_v3": (1, 3, 224, 224),
+    "resnet50": (1, 3, 224, 224),
+    "densenet121": (1, 3, 224, 224),
+    "inception_v3": (1, 3, 299, 299),
+    "efficientnet_b0": (1, 3, 224, 224),
+    "convnext_tiny": (1, 3, 224, 224),
 }
 # The opset each model is exported at when --opset is not given.
-OPSETS = {"vit_tiny": 17, "mobilenet_v3": 14}
-TORCHVISION_MODELS = ("resnet18", "mobilenet_v2")
+# convnext_tiny: LayerNormalization (opset 17) rather than its decomposition.
+OPSETS = {"vit_tiny": 17, "mobilenet_v3": 14, "convnext_tiny": 17}
+TORCHVISION_MODELS = ("resnet18", "mobilenet_v2", "resnet50", "densenet121", "inception_v3",
+                      "efficientnet_b0", "convnext_tiny")
 
 
 def import_torch(need_torchvision=True):
@@ -200,6 +217,30 @@ def build(name):
         return torchvision.models.resnet18(weights=None)
     if name == "mobilenet_v2":
         return torchvision.models.mobilenet_v2(weights=None)
+    if name == "inception_v3":
+        # As torchvision builds it for its pretrained weights' export:
+        # aux_logits (the auxiliary classifier is not run in eval()), no
+        # transform_input; init_weights spelled out (no warning).
+        return torchvision.models.inception_v3(weights=None, aux_logits=True,
+                                               init_weights=True)
+    if name == "convnext_tiny":
+        model = torchvision.models.convnext_tiny(weights=None)
+        # torchvision's layer scale starts at 1e-6, which leaves every block
+        # all but an identity; LayerNorms with an affine transform that is
+        # not one, as in vit_tiny.
+        gen = torch.Generator().manual_seed(2)
+        with torch.no_grad():
+            for m in model.modules():
+                if hasattr(m, "layer_scale"):
+                    m.layer_scale.copy_(torch.empty(m.layer_scale.shape).uniform_(
+                        0.1, 0.3, generator=gen))
+                if isinstance(m, torch.nn.LayerNorm):
+                    m.weight.copy_(torch.empty(m.weight.shape).uniform_(0.5, 1.5,
+                                                                        generator=gen))
+                    m.bias.copy_(0.1 * torch.randn(m.bias.shape, generator=gen))
+        return model
+    if name in TORCHVISION_MODELS:
+        return getattr(torchvision.models, name)(weights=None)
     if name == "conv_bn_relu":
         return torch.nn.Sequential(
             torch.nn.Conv2d(64, 64, 3, padding=1, bias=False),
@@ -212,30 +253,72 @@ def build(name):
     sys.exit("export_models.py: unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
 
 
-def randomize_batch_norm(torch, model, shape):
+# Deeper models whose BatchNorms are randomized with the affine parameters
+# first (see randomize_batch_norm).
+AFFINE_FIRST = ("resnet50", "densenet121", "inception_v3", "efficientnet_b0")
+
+
+def randomize_batch_norm(torch, model, shape, affine_first=False):
     """Running statistics close to the real ones, then perturbed.
 
     Calibrating on random batches keeps activations near unit scale through
     the whole network (so a 1e-4 absolute tolerance means something); the
     perturbation and the random affine parameters make sure that no
     BatchNormalization is an identity.
+
+    affine_first (the deeper models of AFFINE_FIRST): the same random affine
+    parameters and perturbations, but the affine parameters are set before
+    the calibration (so that it sees them) and the mean is moved by 0.1
+    running standard deviations rather than by 0.1. Done after the
+    calibration, the affine parameters scale every layer's input by ~1.04
+    (E[w^2] for w ~ U(0.5, 1.5)) against what its statistics expect, and a
+    mean moved by 0.1 is many deviations in channels of small variance: over
+    50 to 120 BatchNorms the outputs grew to 1e2-1e4 (EfficientNet-B0: max
+    16,299, with float32 rounding of 4.3 against float64).
     """
     gen = torch.Generator().manual_seed(1)
     bns = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    for bn in bns:
-        bn.reset_running_stats()
-        bn.momentum = None  # cumulative average over the calibration batches
-    model.train()
+    if not bns:  # convnext_tiny: nothing to calibrate
+        model.eval()
+        return
+
+    def affine(bn):
+        c = bn.num_features
+        bn.weight.copy_(torch.empty(c).uniform_(0.5, 1.5, generator=gen))
+        bn.bias.copy_(0.1 * torch.randn(c, generator=gen))
+
     with torch.no_grad():
+        for bn in bns:
+            if affine_first:
+                affine(bn)
+            bn.reset_running_stats()
+            bn.momentum = None  # cumulative average over the calibration batches
+        model.train()
         for _ in range(4):
             model(torch.randn((8,) + tuple(shape[1:]), generator=gen))
         for bn in bns:
             c = bn.num_features
-            bn.running_mean.add_(0.1 * torch.randn(c, generator=gen))
+            shift = 0.1 * torch.randn(c, generator=gen)
+            if affine_first:
+                shift *= bn.running_var.sqrt()
+            bn.running_mean.add_(shift)
             bn.running_var.mul_(torch.empty(c).uniform_(0.7, 1.4, generator=gen))
-            bn.weight.copy_(torch.empty(c).uniform_(0.5, 1.5, generator=gen))
-            bn.bias.copy_(0.1 * torch.randn(c, generator=gen))
+            if not affine_first:
+                affine(bn)
     model.eval()
+
+
+def batch_norms_run(torch, model, x):
+    """The BatchNorm2d layers that an eval() forward on X runs (not
+    inception_v3's auxiliary classifier)."""
+    ran = set()
+    hooks = [m.register_forward_hook(lambda m, i, o: ran.add(id(m)))
+             for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    with torch.no_grad():
+        model(torch.from_numpy(x))
+    for h in hooks:
+        h.remove()
+    return len(ran)
 
 
 def make_input(name):
@@ -249,7 +332,7 @@ def export(args):
     os.makedirs(args.out, exist_ok=True)
     for name in args.models.split(","):
         model = build(name)
-        randomize_batch_norm(torch, model, INPUT_SHAPES[name])
+        randomize_batch_norm(torch, model, INPUT_SHAPES[name], name in AFFINE_FIRST)
         x = make_input(name)
         base = os.path.join(args.out, name)
         np.save(base + ".input.npy", x)
@@ -268,7 +351,7 @@ def export(args):
         ops = {}
         for node in graph.node:
             ops[node.op_type] = ops.get(node.op_type, 0) + 1
-        n_bn = sum(isinstance(m, torch.nn.BatchNorm2d) for m in model.modules())
+        n_bn = batch_norms_run(torch, model, x)
         if ops.get("BatchNormalization", 0) != n_bn:
             sys.exit("export_models.py: %s.onnx has %d BatchNormalization nodes, the model "
                      "%d: the exporter fused them" % (name, ops.get("BatchNormalization", 0),
@@ -357,7 +440,8 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--opset", type=int, default=None,
-                   help="the ONNX opset (default 13; vit_tiny 17, mobilenet_v3 14)")
+                   help="the ONNX opset (default 13; vit_tiny and convnext_tiny 17, "
+                        "mobilenet_v3 14)")
     p.add_argument("--reference", action="store_true",
                    help="also save PyTorch's output as NAME.torch.npy")
     p.set_defaults(func=export)
