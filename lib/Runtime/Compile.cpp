@@ -213,6 +213,8 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
   pm.enableTiming(passTimer);
   graph::GraphOptimizeOptions optimizeOptions;
   optimizeOptions.optLevel = options.optLevel;
+  optimizeOptions.targetCpu = options.targetCpu;
+  optimizeOptions.targetFeatures = options.targetFeatures;
   if (failed(graph::buildGraphOptimizePipeline(pm, optimizeOptions)))
     return makeError("opt-level must be 0, 1, 2 or 3, got " +
                      llvm::Twine(options.optLevel));

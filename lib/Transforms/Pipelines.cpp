@@ -1,9 +1,9 @@
 //===- Pipelines.cpp - The graph-optimize pipeline --------------*- C++ -*-===//
 //
-// fold -> (layout) -> fuse -> DCE, the order of TVM Relay's FoldConstant,
-// ConvertLayout (opt_level 3), FuseOps and EliminateDeadCode: folding first
-// hands the others a smaller, cleaner graph, the layout is chosen before
-// fusion so that groups form around the NHWC ops, and DCE last sweeps up
+// fold -> (layout) -> fuse -> pack weights -> DCE, the order of TVM Relay's
+// FoldConstant, ConvertLayout (opt_level 3), FuseOps and EliminateDeadCode:
+// folding first hands the others a smaller, cleaner graph, the layout is chosen
+// before fusion so that groups form around the NHWC ops, and DCE last sweeps up
 // what the others left behind.
 //
 //===----------------------------------------------------------------------===//
@@ -35,6 +35,12 @@ mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
     fuseOptions.foldBatchNorm = level >= 3;
     fuseOptions.maxElements = options.maxElements;
     pm.addPass(createGraphFuse(fuseOptions));
+    // After fusion: batch_norm folds into weights first, and the groups
+    // are formed around the ops the packing changes.
+    GraphPackWeightsOptions packOptions;
+    packOptions.targetCpu = options.targetCpu;
+    packOptions.targetFeatures = options.targetFeatures;
+    pm.addPass(createGraphPackWeights(packOptions));
   }
   pm.addPass(createGraphEliminateDeadCode());
   return success();

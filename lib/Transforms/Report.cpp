@@ -65,6 +65,19 @@ int64_t mlir::graph::GraphStatistics::getNumOps() const {
   return total;
 }
 
+/// Counts `op`'s weight if it reads it packed (graph-pack-weights).
+static void countPackedWeights(Operation *op, GraphStatistics &stats) {
+  Value packed;
+  if (auto matmul = dyn_cast<MatMulOp>(op); matmul && matmul.getPackedB())
+    packed = matmul.getB();
+  else if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getPackedB())
+    packed = gemm.getB();
+  if (!packed)
+    return;
+  ++stats.packedWeights;
+  stats.packedWeightBytes += getTensorBytes(packed.getType());
+}
+
 GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
   GraphStatistics stats;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -73,6 +86,7 @@ GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
     ++stats.ops[op->getName().getStringRef().str()];
     if (isa<TransposeOp>(op))
       ++stats.layoutChanges;
+    countPackedWeights(op, stats);
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       ++stats.constants;
       stats.constantBytes += getTensorBytes(constant.getType());
@@ -86,6 +100,7 @@ GraphStatistics mlir::graph::collectGraphStatistics(Operation *root) {
     for (Operation &inner : fused.getBody().front()) {
       if (isa<TransposeOp>(inner))
         ++stats.layoutChanges;
+      countPackedWeights(&inner, stats);
       if (inner.hasTrait<OpTrait::ConstantLike>())
         continue;
       for (Value result : inner.getResults())
@@ -111,6 +126,8 @@ void mlir::graph::printGraphStatistics(const GraphStatistics &stats,
   os << "intermediate bytes: " << stats.intermediateBytes << "\n";
   os << "saving (2 x intermediate bytes): " << stats.getSavingBytes() << "\n";
   os << "layout changes: " << stats.layoutChanges << "\n";
+  os << "packed weights: " << stats.packedWeights << " ("
+     << stats.packedWeightBytes << " bytes)\n";
 }
 
 void mlir::graph::printGraphStatisticsJson(const GraphStatistics &stats,
@@ -132,6 +149,10 @@ void mlir::graph::printGraphStatisticsJson(const GraphStatistics &stats,
     json.attribute("intermediate_bytes", stats.intermediateBytes);
     json.attribute("saving_bytes", stats.getSavingBytes());
     json.attribute("layout_changes", stats.layoutChanges);
+    json.attributeObject("packed_weights", [&] {
+      json.attribute("count", stats.packedWeights);
+      json.attribute("bytes", stats.packedWeightBytes);
+    });
   });
   os << "\n";
 }

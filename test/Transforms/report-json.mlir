@@ -14,7 +14,7 @@
 //   Ops at graph level: 3 returns, 3 constants, 3 fused, 1 random_uniform
 //   (the bodies count as groups, not as ops).
 
-// CHECK: {"ops":{"func.return":3,"graph.constant":3,"graph.fused":3,"graph.random_uniform":1},"constants":{"count":3,"bytes":204},"fused":{"conv2d_relu":2,"matmul_add_sigmoid":1},"intermediate_bytes":448,"saving_bytes":896,"layout_changes":0}
+// CHECK: {"ops":{"func.return":3,"graph.constant":3,"graph.fused":3,"graph.random_uniform":1},"constants":{"count":3,"bytes":204},"fused":{"conv2d_relu":2,"matmul_add_sigmoid":1},"intermediate_bytes":448,"saving_bytes":896,"layout_changes":0,"packed_weights":{"count":0,"bytes":0}}
 // CHECK-NOT: {{.}}
 
 // PY: 448 896 {'conv2d_relu': 2, 'matmul_add_sigmoid': 1}

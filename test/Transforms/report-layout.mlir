@@ -7,7 +7,7 @@
 
 // CHECK: graph.transpose: 1
 // CHECK: layout changes: 2
-// JSON: "layout_changes":2}
+// JSON: "layout_changes":2,
 
 func.func @layouts(%x: tensor<1x2x3x4xf32>) -> tensor<1x4x2x3xf32> {
   %0 = graph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x2x3x4xf32>) -> tensor<1x3x4x2xf32>

@@ -34,6 +34,7 @@
 // CHECK-NEXT: intermediate bytes: 1184
 // CHECK-NEXT: saving (2 x intermediate bytes): 2368
 // CHECK-NEXT: layout changes: 0
+// CHECK-NEXT: packed weights: 0 (0 bytes)
 // CHECK-NOT: {{.}}
 
 // IR-LABEL: func.func @conv_bn_relu

@@ -37,6 +37,16 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
       llvm::cl::desc("graph-fold-constants: leave unfolded an op whose fold "
                      "would take more scalar operations than this"),
       llvm::cl::init(1073741824)};
+  PassOptions::Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("graph-pack-weights: the CPU the weights are packed for "
+                     "(empty or host: this machine's)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("graph-pack-weights: features added or removed on top "
+                     "of the CPU's"),
+      llvm::cl::init("")};
 };
 
 /// Adds fold -> layout -> fuse -> DCE to `pm` as `opt-level` asks. Fails on an

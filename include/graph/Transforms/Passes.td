@@ -104,6 +104,47 @@ def GraphConvertLayout : Pass<"graph-convert-layout"> {
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }
 
+def GraphPackWeights : Pass<"graph-pack-weights"> {
+  let summary = "Pack the constant weights of matrix products for the "
+                "target's micro-kernels";
+  let description = [{
+    The data-tiling decision, made in the graph: every f32 `graph.matmul`
+    and `graph.gemm` whose K x N operand is a constant (N x K with
+    `trans_b`), at the top level or inside a `graph.fused` body, takes it
+    packed into N/n0 x K x n0 panels (`packed_b`), the layout its
+    micro-kernel streams, with n0 chosen for the target (whole vectors
+    where N allows; `graph-print-kernel-config` prints the choice). The
+    packed constant is computed at compile time; inside a fused body it
+    becomes a new operand of the group, and what it replaces is left for
+    `graph-eliminate-dead-code`. Part of `graph-optimize` from opt-level 2,
+    after fusion.
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU the packing is chosen for (an LLVM CPU name; empty or "
+           "host: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string", "\"\"",
+           "Features added or removed on top of the CPU's (+avx2,-avx512f)">
+  ];
+  let dependentDialects = ["::mlir::graph::GraphDialect"];
+}
+
+def GraphPrintKernelConfig : Pass<"graph-print-kernel-config"> {
+  let summary = "Print the micro-kernel configuration chosen for each "
+                "matrix product";
+  let description = [{
+    Analysis only: prints to stderr, for every `graph.matmul` and
+    `graph.gemm`, the packed panel width and register tile that the code
+    generator chooses for the target (KernelConfig.h).
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU to choose for (empty or host: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string", "\"\"",
+           "Features added or removed on top of the CPU's">
+  ];
+}
+
 def GraphEliminateDeadCode : Pass<"graph-eliminate-dead-code"> {
   let summary = "Erase every op whose results no live op uses";
   let description = [{
@@ -122,7 +163,9 @@ def GraphReport : Pass<"graph-report", "::mlir::ModuleOp"> {
     fused bodies and Saving = 2 * sum |T_k|, and the number of layout
     changes (`graph.transpose` ops, inside fused bodies too). With `json`,
     one JSON object with keys `ops`, `constants`, `fused`,
-    `intermediate_bytes`, `saving_bytes` and `layout_changes`.
+    `intermediate_bytes`, `saving_bytes`, `layout_changes` and
+    `packed_weights` (`count` and `bytes` of the weights that
+    `graph-pack-weights` packed).
   }];
   let options = [
     Option<"json", "json", "bool", "false", "Print one JSON object">

@@ -32,6 +32,10 @@ struct GraphStatistics {
   /// Layout changes: graph.transpose ops, each moving a whole tensor to
   /// another layout (inside fused bodies too).
   int64_t layoutChanges = 0;
+  /// Weights read packed for the micro-kernels (graph-pack-weights), and
+  /// their bytes.
+  int64_t packedWeights = 0;
+  int64_t packedWeightBytes = 0;
 
   /// The seed's Saving = 2 * sum |T_k|: each intermediate would be written
   /// once and read back once.
@@ -48,7 +52,8 @@ GraphStatistics collectGraphStatistics(Operation *root);
 void printGraphStatistics(const GraphStatistics &stats, raw_ostream &os);
 
 /// graph-report's JSON form: keys `ops`, `constants`, `fused`,
-/// `intermediate_bytes`, `saving_bytes` and `layout_changes`.
+/// `intermediate_bytes`, `saving_bytes`, `layout_changes` and
+/// `packed_weights` (`count`, `bytes`).
 void printGraphStatisticsJson(const GraphStatistics &stats, raw_ostream &os);
 
 } // namespace graph

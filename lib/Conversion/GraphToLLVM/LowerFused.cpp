@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackedMatmul.h"
 #include "Parallelism.h"
 
 #include "graph/Conversion/Passes.h"
@@ -461,6 +462,136 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
   }
 }
 
+/// Runs the elementwise epilogue of a product by packed weights
+/// (isPackedMatmul) over its M x N/n0 x n0 panels, so that the product fuses
+/// into the epilogue's tiles: the M x N view of the product (a
+/// tensor.collapse_shape, which tiling cannot fuse through) is read by an
+/// elementwise generic of the group, whose loop over N becomes two, (panel,
+/// column), and whose operands indexed by N are viewed N/n0 x n0. Its result
+/// is collapsed to M x N for the group's users instead.
+static void expandPanelEpilogues(RewriterBase &rewriter,
+                                 llvm::SetVector<Operation *> &group) {
+  SmallVector<std::pair<tensor::CollapseShapeOp, linalg::GenericOp>> uses;
+  for (Operation *op : group) {
+    auto collapse = dyn_cast<tensor::CollapseShapeOp>(op);
+    if (!collapse || !isPackedMatmul(collapse.getSrc().getDefiningOp()) ||
+        !collapse->hasOneUse())
+      continue;
+    auto epilogue = dyn_cast<linalg::GenericOp>(*collapse->user_begin());
+    if (!epilogue || !group.contains(epilogue) ||
+        !isMergeableElementwise(epilogue) || epilogue.getNumLoops() != 2 ||
+        !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
+             .isIdentity())
+      continue;
+    uses.emplace_back(collapse, epilogue);
+  }
+  for (auto [collapse, epilogue] : uses) {
+    auto panelType = cast<RankedTensorType>(collapse.getSrcType());
+    int64_t panels = panelType.getDimSize(1), n0 = panelType.getDimSize(2);
+    MLIRContext *context = rewriter.getContext();
+    Location loc = epilogue.getLoc();
+    rewriter.setInsertionPoint(epilogue);
+    // Loop n of the epilogue becomes (panel, column): dims 1 and 2.
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    bool expandable = true;
+    for (OpOperand *operand : epilogue.getDpsInputOperands()) {
+      AffineMap map = epilogue.getMatchingIndexingMap(operand);
+      if (operand->get() == collapse.getResult()) {
+        if (!map.isIdentity()) {
+          expandable = false;
+          break;
+        }
+        inputs.push_back(collapse.getSrc());
+        maps.push_back(AffineMap::getMultiDimIdentityMap(3, context));
+        continue;
+      }
+      auto type = cast<RankedTensorType>(operand->get().getType());
+      SmallVector<AffineExpr> exprs;
+      SmallVector<int64_t> shape;
+      SmallVector<ReassociationIndices> reassociation;
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        int64_t first = shape.size();
+        if (dim && dim.getPosition() == 1) {
+          exprs.append(
+              {getAffineDimExpr(1, context), getAffineDimExpr(2, context)});
+          shape.append({panels, n0});
+          reassociation.push_back({first, first + 1});
+          continue;
+        }
+        if (dim)
+          exprs.push_back(getAffineDimExpr(0, context));
+        else if (isa<AffineConstantExpr>(expr))
+          exprs.push_back(expr);
+        else
+          expandable = false;
+        shape.push_back(type.getDimSize(i));
+        reassociation.push_back({first});
+      }
+      if (!expandable)
+        break;
+      Value input = operand->get();
+      if (shape.size() != static_cast<size_t>(type.getRank()))
+        input = tensor::ExpandShapeOp::create(
+            rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+            input, reassociation);
+      inputs.push_back(input);
+      maps.push_back(AffineMap::get(3, 0, exprs, context));
+    }
+    if (!expandable)
+      continue;
+    maps.push_back(AffineMap::getMultiDimIdentityMap(3, context));
+    auto resultType = RankedTensorType::get(
+        panelType.getShape(),
+        cast<RankedTensorType>(epilogue.getResult(0).getType())
+            .getElementType());
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    auto expanded = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel));
+    rewriter.inlineRegionBefore(epilogue.getRegion(), expanded.getRegion(),
+                                expanded.getRegion().begin());
+    auto view = tensor::CollapseShapeOp::create(
+        rewriter, loc, epilogue.getResult(0).getType(), expanded.getResult(0),
+        collapse.getReassociationIndices());
+    rewriter.replaceOp(epilogue, view.getResult());
+    group.remove(epilogue);
+    group.insert(expanded);
+    group.insert(view);
+  }
+}
+
+/// Whether `root` (an epilogue run over panels, expandPanelEpilogues) reads
+/// a product by packed panels of the group.
+static bool readsPackedMatmul(Operation *root,
+                              const llvm::SetVector<Operation *> &group) {
+  return llvm::any_of(root->getOperands(), [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return def && group.contains(def) && isPackedMatmul(def);
+  });
+}
+
+/// Tile sizes for an M x N/n0 x n0 epilogue over panels: whole rows, a run
+/// of panels whose tile fits the budget (at least two tiles when there are
+/// two panels). A product's tile then computes every row for its panels,
+/// each panel of weights read once, and its register tiles cover the rows
+/// whatever M is (the last row tile is peeled); tiles along rows would read
+/// every weight once per row tile, and a prime M (197 tokens) would give
+/// one-row tiles.
+static SmallVector<int64_t> choosePanelTileSizes(TilingInterface root,
+                                                 int64_t tileBytes) {
+  auto type = cast<RankedTensorType>(root->getResult(0).getType());
+  int64_t m = type.getDimSize(0), panels = type.getDimSize(1);
+  int64_t n0 = type.getDimSize(2);
+  if (panels < 2)
+    return chooseTileSizes(root, /*channelsLast=*/false, tileBytes);
+  int64_t elemBytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  int64_t budget = std::max<int64_t>(tileBytes / (elemBytes * m * n0), 1);
+  return {0, largestDivisorAtMost(panels, std::min(budget, panels / 2)), 0};
+}
+
 /// Tiles the op producing `root` and fuses into its loops every producer of
 /// the group.
 static void tileAndFuseGroup(RewriterBase &rewriter, int64_t tileBytes,
@@ -476,7 +607,9 @@ static void tileAndFuseGroup(RewriterBase &rewriter, int64_t tileBytes,
       }))
     return;
   SmallVector<int64_t> tileSizes =
-      chooseTileSizes(rootOp, isChannelsLastGroup(group), tileBytes);
+      readsPackedMatmul(rootOp, group)
+          ? choosePanelTileSizes(rootOp, tileBytes)
+          : chooseTileSizes(rootOp, isChannelsLastGroup(group), tileBytes);
   if (llvm::all_of(tileSizes, [](int64_t t) { return t == 0; }))
     return;
 
@@ -571,9 +704,15 @@ struct GraphLowerFusedPass
       (void)inlineFusedBody(rewriter, fused);
       foldConstantTransposes(rewriter, bodyOps, group, /*roots=*/{});
       mergeElementwiseOps(rewriter, group);
+      expandPanelEpilogues(rewriter, group);
       padGroupInputsInPlace(rewriter, group);
-      for (Value root : getGroupResults(group))
+      for (Value root : getGroupResults(group)) {
+        // The M x N view of a product by packed panels: tile what it views.
+        if (auto view = root.getDefiningOp<tensor::CollapseShapeOp>();
+            view && group.contains(view))
+          root = view.getSrc();
         tileAndFuseGroup(rewriter, tileBytes, root, group);
+      }
       eraseDeadGroupOps(rewriter, group);
     }
     // Tiling leaves slices of the untiled ops and of full-size empty tensors

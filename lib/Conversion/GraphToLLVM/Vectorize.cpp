@@ -20,14 +20,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackedMatmul.h"
 #include "Parallelism.h"
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Target/CPU/KernelConfig.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -45,118 +49,13 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-/// The largest power of two that divides `size` and is at most `limit`.
-///
-/// Every tile size that becomes the innermost dimension of a vector is one:
-/// LLVM's handling of odd vector types (<6 x float>, <24 x float>) is where
-/// its bugs live. One was found here: 6-wide transposes of a grouped,
-/// padded convolution, optimized for Sandy Bridge (AVX without FMA), gave
-/// wrong values once `infer-alignment` had run (test/Integration/targets/
-/// avx.test). Power-of-two vectors are also the ones that map onto whole
-/// registers.
-static int64_t powerOfTwoTile(int64_t size, int64_t limit) {
-  int64_t tile = 1;
-  while (tile * 2 <= limit && size % (tile * 2) == 0)
-    tile *= 2;
-  return tile;
-}
-
-namespace {
-/// A register tile of a contraction micro-kernel: `rows` output rows (output
-/// pixels of a convolution, rows of a matmul) by `lanes` output channels, the
-/// accumulators held in rows x ceil(lanes / f32 lanes) vector registers.
-struct RegisterTile {
-  int64_t rows = 1;
-  int64_t lanes = 1;
-};
-
-/// What a micro-kernel keeps in registers besides its accumulators, per
-/// reduction step.
-struct KernelShape {
-  /// Vector registers per accumulator column: the weight row of a
-  /// broadcast-FMA kernel (1), or the weight and input vectors of a
-  /// depthwise one (2).
-  int64_t registersPerColumn;
-  /// Registers for the whole tile: the broadcast input of a broadcast-FMA
-  /// kernel (1).
-  int64_t fixedRegisters;
-  /// Whether inputs are broadcast scalars (one load per row and step) or
-  /// vectors loaded per accumulator (depthwise): only the former gains from
-  /// taller tiles.
-  bool broadcastsRows;
-};
-} // namespace
-
-/// Lane tiles for `channels`: a power of two of whole vectors that divides
-/// it, widest first (measured better than a fraction of a vector: 144
-/// channels tile as 16 lanes on AVX-512, not 24), else the largest power of
-/// two that divides it within one vector (12 channels on AVX2: 4 lanes).
-static SmallVector<int64_t>
-laneTileCandidates(int64_t channels, int64_t f32Lanes, int64_t maxVectors) {
-  SmallVector<int64_t> candidates;
-  for (int64_t v = maxVectors; v >= 1; v /= 2)
-    if (channels % (v * f32Lanes) == 0)
-      candidates.push_back(v * f32Lanes);
-  if (candidates.empty())
-    candidates.push_back(powerOfTwoTile(channels, f32Lanes));
-  return candidates;
-}
-
-/// The register tile for a contraction over `rowExtent` output rows and
-/// `channels` output channels, both divided exactly by the tile.
-///
-/// A tile is legal when its accumulators and the registers the kernel needs
-/// besides them fit in the register file. Among legal tiles, the one with the
-/// most FMAs per load wins (rows * columns / (rows + columns) for
-/// broadcast-FMA kernels), then the one with the most accumulators: enough
-/// independent accumulators hide the FMA latency (4 cycles on two ports: 8
-/// in flight). This is a heuristic fitted to x86 cores with two FMA ports
-/// (Zen 3/4, Skylake and later) and to Neoverse cores; where no tile reaches
-/// 8 accumulators the dimensions do not allow one.
-static RegisterTile chooseRegisterTile(const CPUTarget &target,
-                                       int64_t rowExtent, int64_t channels,
-                                       const KernelShape &shape) {
-  int64_t f32Lanes = target.getF32Lanes();
-  int64_t registers = target.numVectorRegisters;
-  RegisterTile best;
-  double bestScore = -1;
-  int64_t bestAccumulators = 0;
-  for (int64_t lanes :
-       laneTileCandidates(channels, f32Lanes, /*maxVectors=*/8)) {
-    int64_t columns = llvm::divideCeil(lanes, f32Lanes);
-    for (int64_t rows = std::min<int64_t>(rowExtent, 32); rows >= 1; --rows) {
-      if (rowExtent % rows != 0)
-        continue;
-      int64_t accumulators = rows * columns;
-      if (accumulators + columns * shape.registersPerColumn +
-              shape.fixedRegisters >
-          registers)
-        continue;
-      double score = shape.broadcastsRows
-                         ? double(accumulators) / double(rows + columns)
-                         : 0.0;
-      if (score > bestScore ||
-          (score == bestScore && accumulators > bestAccumulators)) {
-        best = {rows, lanes};
-        bestScore = score;
-        bestAccumulators = accumulators;
-      }
-    }
-  }
-  return best;
-}
-
-/// Broadcast-FMA kernels (convolution, matmul): a weight vector per column,
-/// one broadcast input.
-static constexpr KernelShape kBroadcastFMA = {1, 1, true};
-/// Depthwise kernels: per column a weight vector and an input vector.
-static constexpr KernelShape kDepthwise = {2, 0, false};
-
-/// The reduction steps of a contraction kernel unrolled in its body (input
-/// channels of a convolution, K of a matmul): enough independent FMAs per
-/// iteration to fill the pipeline, few enough to keep the body small. A
-/// power of two: the inputs are read as vectors of this many elements.
-static constexpr int64_t kReductionTile = 8;
+// Every tile size that becomes the innermost dimension of a vector is a
+// power of two (powerOfTwoTile): LLVM's handling of odd vector types
+// (<6 x float>, <24 x float>) is where its bugs live. One was found here:
+// 6-wide transposes of a grouped, padded convolution, optimized for Sandy
+// Bridge (AVX without FMA), gave wrong values once `infer-alignment` had run
+// (test/Integration/targets/avx.test). Power-of-two vectors are also the
+// ones that map onto whole registers.
 
 /// Vectors per row of an elementwise kernel: four loads in flight.
 static constexpr int64_t kElementwiseVectors = 4;
@@ -216,12 +115,38 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
         chooseRegisterTile(target, ranges[2], ranges[3], kDepthwise);
     return SmallVector<int64_t>{1, 1, tile.rows, tile.lanes, 1, 1};
   }
+  if (isPackedMatmul(op)) {
+    // Loops: m, panel, column, k. The packing chose n0 for this target;
+    // weights packed for another one get the rows that suit their n0.
+    int64_t m = ranges[0], panels = ranges[1], n0 = ranges[2];
+    MatmulConfig config = chooseMatmulConfig(target, m, panels * n0, ranges[3]);
+    if (config.panelColumns != n0) {
+      config.rows = chooseRegisterTile(target, m, n0, kBroadcastFMA,
+                                       /*exactRows=*/false)
+                        .rows;
+      config.panels = 1;
+    }
+    return SmallVector<int64_t>{config.rows, config.panels, n0, config.kTile};
+  }
   if (isa<linalg::MatmulOp>(op)) {
     // Loops: m, n, k.
     RegisterTile tile =
         chooseRegisterTile(target, ranges[0], ranges[1], kBroadcastFMA);
     return SmallVector<int64_t>{tile.rows, tile.lanes,
                                 powerOfTwoTile(ranges[2], kReductionTile)};
+  }
+  if (isa<linalg::BatchMatmulOp>(op)) {
+    // Loops: batch, m, n, k: one matrix of the batch per tile, the register
+    // tile of a matmul (attention's Q.K^T and P.V, both operands computed).
+    RegisterTile tile =
+        chooseRegisterTile(target, ranges[1], ranges[2], kBroadcastFMA);
+    // Columns that no vector divides (197 keys) would make scalar tiles
+    // whose contraction is a reduction per element: slower than the loops
+    // LLVM makes of the untiled op.
+    if (tile.lanes < target.getF32Lanes())
+      return std::nullopt;
+    return SmallVector<int64_t>{1, tile.rows, tile.lanes,
+                                powerOfTwoTile(ranges[3], kReductionTile)};
   }
   // Elementwise: every loop parallel, every operand read through a
   // permutation or broadcast of the loops.
@@ -257,8 +182,12 @@ struct GraphVectorizePass
 
 private:
   CPUTarget target;
+  /// Whether tileToRegisters peeled a loop, whose tiles then need their
+  /// static shapes inferred before vectorization.
+  bool peeled = false;
 
   LogicalResult decomposePads();
+  LogicalResult inferStaticTiles();
   LogicalResult distributeOverThreads(RewriterBase &rewriter);
   LogicalResult tileToRegisters(RewriterBase &rewriter);
   LogicalResult decomposeConvolutions();
@@ -278,21 +207,63 @@ LogicalResult GraphVectorizePass::decomposePads() {
   return applyPatternsGreedily(getOperation(), std::move(patterns));
 }
 
+/// The order of the register tiles' loops, when not the op's own: the loop
+/// over the weights' output channels (panels) outermost where the weights
+/// outgrow the core's L2 and are the larger operand, so that one block of
+/// weights stays in the caches while every tile of activations streams past
+/// it, rather than all weights streaming once per row of output (ResNet-18's
+/// last stage: 9.4 MB of weights for a 7 x 7 x 512 output, seven times).
+/// Weights packed into panels are streamed that way whatever their size.
+static std::optional<SmallVector<int64_t>>
+chooseInterchange(const CPUTarget &target, linalg::LinalgOp op) {
+  // Loops: m, panel, column, k.
+  if (isPackedMatmul(op))
+    return SmallVector<int64_t>{1, 0, 2, 3};
+  if (!isa<linalg::Conv2DNhwcHwcfOp>(op))
+    return std::nullopt;
+  auto bytes = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  // Loops: n, oh, ow, f, kh, kw, c.
+  int64_t weightBytes = bytes(op.getDpsInputOperand(1)->get());
+  if (weightBytes <= bytes(op.getDpsInputOperand(0)->get()) ||
+      weightBytes <= target.l2Bytes / 2)
+    return std::nullopt;
+  return SmallVector<int64_t>{3, 0, 1, 2, 4, 5, 6};
+}
+
 /// The dimension of `op` whose slices the threads share, and the slice size:
-/// the outermost parallel dimension with more than one element (output
-/// rows of a convolution, rows of a matmul), cut into at most
-/// kParallelSlices slices that divide it.
+/// the outermost parallel dimension with more than one register tile (output
+/// rows of a convolution, rows of a matmul), or the weights' output channels
+/// where those come first (chooseInterchange: each thread then streams only
+/// its own part of the weights, where slices of rows would each stream all
+/// of them), cut into at most kParallelSlices slices of whole register tiles.
 static std::optional<std::pair<unsigned, int64_t>>
-chooseParallelDimension(linalg::LinalgOp op) {
+chooseParallelDimension(const CPUTarget &target, linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto [dim, range] : llvm::enumerate(ranges)) {
+  SmallVector<int64_t> tiles =
+      chooseTileSizes(target, op).value_or(SmallVector<int64_t>());
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq<unsigned>(0, ranges.size()));
+  if (std::optional<SmallVector<int64_t>> interchange =
+          chooseInterchange(target, op))
+    order.insert(order.begin(), unsigned((*interchange)[0]));
+  for (unsigned dim : order) {
+    int64_t range = ranges[dim];
     if (iterators[dim] != utils::IteratorType::parallel || range < 2)
       continue;
-    // The largest divisor of the range that is at most kParallelSlices.
+    // Slices of whole register tiles: the largest divisor of the tile count
+    // that is at most kParallelSlices.
+    int64_t tile =
+        dim < tiles.size() && tiles[dim] > 0 && range % tiles[dim] == 0
+            ? tiles[dim]
+            : 1;
+    int64_t count = range / tile;
     int64_t slices = 1;
-    for (int64_t n = std::min(range, kParallelSlices); n > 1; --n)
-      if (range % n == 0) {
+    for (int64_t n = std::min(count, kParallelSlices); n > 1; --n)
+      if (count % n == 0) {
         slices = n;
         break;
       }
@@ -319,7 +290,7 @@ GraphVectorizePass::distributeOverThreads(RewriterBase &rewriter) {
   });
   for (linalg::LinalgOp op : targets) {
     std::optional<std::pair<unsigned, int64_t>> parallel =
-        chooseParallelDimension(op);
+        chooseParallelDimension(target, op);
     if (!parallel)
       continue;
     SmallVector<int64_t> sizes(op.getNumLoops(), 0);
@@ -356,14 +327,57 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
       continue;
     scf::SCFTilingOptions options;
     options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+    if (std::optional<SmallVector<int64_t>> interchange =
+            chooseInterchange(target, op))
+      options.setInterchange(*interchange);
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
       return op.emitOpError("could not be tiled to registers");
+    // Rows that the row tile does not divide: the loop over row tiles is
+    // peeled, so that every full tile keeps its static shape and the last,
+    // partial one gets a static shape of its own.
+    int64_t rows = op.getStaticLoopRanges()[0];
+    bool peelRows = isPackedMatmul(op) && sizes[0] != 0 && rows % sizes[0];
     rewriter.replaceOp(op, tiled->replacements);
+    if (peelRows) {
+      for (LoopLikeOpInterface loop : tiled->loops) {
+        auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+        if (!forOp || forOp.getInductionVar().use_empty())
+          continue;
+        // The row loop: the one whose step is the row tile and whose upper
+        // bound is M (the panel loop's is the panel count).
+        std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+        std::optional<int64_t> upper =
+            getConstantIntValue(forOp.getUpperBound());
+        if (step != sizes[0] || upper != rows)
+          continue;
+        scf::ForOp partial;
+        rewriter.setInsertionPoint(forOp);
+        if (succeeded(
+                scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)))
+          peeled = true;
+        break;
+      }
+    }
   }
   return success();
+}
+
+/// After peeling, the bounds of the full and the partial tiles are
+/// constants: canonicalization gives their slices, and the ops on them,
+/// static shapes (and inlines the partial tile's one-iteration loop).
+LogicalResult GraphVectorizePass::inferStaticTiles() {
+  if (!peeled)
+    return success();
+  MLIRContext *context = &getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(getOperation(), std::move(patterns));
 }
 
 /// 2-D convolutions with one output row and one kernel row become 1-D ones,
@@ -374,6 +388,84 @@ LogicalResult GraphVectorizePass::decomposeConvolutions() {
   return applyPatternsGreedily(getOperation(), std::move(patterns));
 }
 
+/// The micro-kernel of a register tile of a product by packed panels
+/// (isPackedMatmul), rows x panels x n0 accumulators over a few steps of K:
+/// per step, each panel's n0 weights are one load from consecutive
+/// addresses, each row's input one broadcast, and every accumulator one FMA.
+/// Written out rather than left to the vectorizer, whose lowering of a
+/// contraction with two parallel dimensions on the weights' side is not an
+/// outer product. The accumulators are read and written once per tile;
+/// hoistAccumulators then carries them across the loop over K.
+static void emitPackedMatmulKernel(RewriterBase &rewriter,
+                                   linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value packed = op.getDpsInputOperand(1)->get();
+  Value acc = op.getDpsInitOperand(0)->get();
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t rows = accType.getDimSize(0), panels = accType.getDimSize(1);
+  int64_t n0 = accType.getDimSize(2);
+  int64_t steps = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+  Type f32 = accType.getElementType();
+  auto vectorType = VectorType::get({n0}, f32);
+  auto tileType = VectorType::get(accType.getShape(), f32);
+  auto index = [&](int64_t i) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, i);
+  };
+  Value padding =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+  Value zero = index(0);
+  // The accumulator tile is one full-rank transfer each way, as the
+  // vectorizer writes them: hoistAccumulators moves such pairs out of the
+  // loop over K.
+  SmallVector<bool> inBounds(3, true);
+  Value tile = vector::TransferReadOp::create(
+      rewriter, loc, tileType, acc, ValueRange{zero, zero, zero}, padding,
+      ArrayRef<bool>(inBounds));
+  SmallVector<Value> sums;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t p = 0; p < panels; ++p)
+      sums.push_back(vector::ExtractOp::create(rewriter, loc, tile,
+                                               ArrayRef<int64_t>{r, p}));
+  SmallVector<bool> rowInBounds = {true};
+  for (int64_t k = 0; k < steps; ++k) {
+    SmallVector<Value> weights;
+    for (int64_t p = 0; p < panels; ++p)
+      weights.push_back(
+          vector::TransferReadOp::create(rewriter, loc, vectorType, packed,
+                                         ValueRange{index(p), index(k), zero},
+                                         padding, ArrayRef<bool>(rowInBounds)));
+    for (int64_t r = 0; r < rows; ++r) {
+      Value x = tensor::ExtractOp::create(rewriter, loc, lhs,
+                                          ValueRange{index(r), index(k)});
+      Value broadcast =
+          vector::BroadcastOp::create(rewriter, loc, vectorType, x);
+      for (int64_t p = 0; p < panels; ++p) {
+        Value &sum = sums[r * panels + p];
+        sum = vector::FMAOp::create(rewriter, loc, broadcast, weights[p], sum);
+      }
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t p = 0; p < panels; ++p)
+      tile = vector::InsertOp::create(rewriter, loc, sums[r * panels + p], tile,
+                                      ArrayRef<int64_t>{r, p});
+  Value result = vector::TransferWriteOp::create(rewriter, loc, tile, acc,
+                                                 ValueRange{zero, zero, zero},
+                                                 ArrayRef<bool>(inBounds))
+                     .getResult();
+  rewriter.replaceOp(op, result);
+}
+
+/// Whether `op` is a register tile of a product by packed panels: a full
+/// tile, or the partial one that peeling left (fewer rows).
+static bool isPackedMatmulTile(linalg::LinalgOp op) {
+  if (!isPackedMatmul(op) || !op->getParentOfType<LoopLikeOpInterface>())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ranges[0] <= 32 && ranges[1] <= 8 && ranges[3] <= kReductionTile;
+}
+
 /// Vectorizes the register tiles: the ops with static shapes small enough to
 /// live in registers.
 void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
@@ -381,7 +473,8 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
   getOperation()->walk([&](linalg::LinalgOp op) {
     if (!hasStaticTensorSemantics(op))
       return;
-    if (isa<linalg::Conv1DNwcWcfOp, linalg::DepthwiseConv1DNwcWcOp>(op)) {
+    if (isa<linalg::Conv1DNwcWcfOp, linalg::DepthwiseConv1DNwcWcOp>(op) ||
+        isPackedMatmulTile(op)) {
       targets.push_back(op);
       return;
     }
@@ -391,11 +484,16 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
   });
   for (linalg::LinalgOp op : targets) {
     rewriter.setInsertionPoint(op);
+    if (isPackedMatmul(op)) {
+      emitPackedMatmulKernel(rewriter, cast<linalg::GenericOp>(op));
+      continue;
+    }
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
         rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
         /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
         /*assumeDynamicDimsMatchVecSizes=*/false,
-        /*createNamedContraction=*/isa<linalg::MatmulOp>(op));
+        /*createNamedContraction=*/
+        isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op));
     // An op the vectorizer does not handle stays scalar: slower, as correct.
     if (failed(result))
       continue;
@@ -460,7 +558,8 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
 void GraphVectorizePass::runOnOperation() {
   IRRewriter rewriter(&getContext());
   if (failed(decomposePads()) || failed(distributeOverThreads(rewriter)) ||
-      failed(tileToRegisters(rewriter)) || failed(decomposeConvolutions()))
+      failed(tileToRegisters(rewriter)) || failed(inferStaticTiles()) ||
+      failed(decomposeConvolutions()))
     return signalPassFailure();
   vectorizeTiles(rewriter);
   if (failed(applyCleanups()))

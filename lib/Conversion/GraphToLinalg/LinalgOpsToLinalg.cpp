@@ -1,6 +1,7 @@
 //===- LinalgOpsToLinalg.cpp - matmul and gemm to linalg.matmul -*- C++ -*-===//
 //
-// graph.matmul is a linalg.matmul on a zero-filled accumulator. graph.gemm
+// graph.matmul is a linalg.matmul on a zero-filled accumulator, or with a
+// packed weight (`packed_b`) a contraction over its panels. graph.gemm
 // transposes its operands as asked (constants at compile time), multiplies,
 // and scales in an elementwise epilogue in the fold's order:
 // (alpha * acc) + (beta * c).
@@ -13,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -27,6 +29,45 @@ static Value createMatmul(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+/// `a` times the matrix packed in `packed` (N/n0 x K x n0, graph.matmul's
+/// `packed_b`): a contraction into M x N/n0 x n0, one panel of n0 columns
+/// per step of its second loop, viewed as the M x N `type`. Its loops are
+/// (m, panel, column, k), the form graph-vectorize gives its micro-kernel
+/// (isPackedMatmul in the lowering to LLVM).
+static Value createPackedMatmul(OpBuilder &b, Location loc,
+                                RankedTensorType type, Value lhs,
+                                Value packed) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  int64_t m = type.getDimSize(0);
+  int64_t panels = packedType.getDimSize(0), n0 = packedType.getDimSize(2);
+  auto panelType =
+      RankedTensorType::get({m, panels, n0}, type.getElementType());
+  Value init = createFilledTensor(b, loc, panelType, 0.0f);
+  MLIRContext *context = b.getContext();
+  AffineExpr row, panel, column, k;
+  bindDims(context, row, panel, column, k);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(4, 0, {row, k}, context),
+      AffineMap::get(4, 0, {panel, k, column}, context),
+      AffineMap::get(4, 0, {row, panel, column}, context)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value product =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{panelType}, ValueRange{lhs, packed},
+          ValueRange{init}, maps, iterators,
+          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            // acc + a * b, linalg.matmul's body.
+            Value mul =
+                arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
+            Value add = arith::AddFOp::create(nested, nestedLoc, args[2], mul);
+            linalg::YieldOp::create(nested, nestedLoc, add);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, product, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+}
+
 namespace {
 
 struct MatMulToLinalg : OpConversionPattern<MatMulOp> {
@@ -36,8 +77,12 @@ struct MatMulToLinalg : OpConversionPattern<MatMulOp> {
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(op, createMatmul(rewriter, op.getLoc(), resultType,
-                                        adaptor.getA(), adaptor.getB()));
+    rewriter.replaceOp(op, op.getPackedB()
+                               ? createPackedMatmul(rewriter, op.getLoc(),
+                                                    resultType, adaptor.getA(),
+                                                    adaptor.getB())
+                               : createMatmul(rewriter, op.getLoc(), resultType,
+                                              adaptor.getA(), adaptor.getB()));
     return success();
   }
 };
@@ -55,7 +100,9 @@ struct GemmToLinalg : OpConversionPattern<GemmOp> {
       a = createTranspose(rewriter, loc, a, {1, 0});
     if (op.getTransB())
       b = createTranspose(rewriter, loc, b, {1, 0});
-    Value product = createMatmul(rewriter, loc, resultType, a, b);
+    Value product = op.getPackedB()
+                        ? createPackedMatmul(rewriter, loc, resultType, a, b)
+                        : createMatmul(rewriter, loc, resultType, a, b);
 
     // Multiplying by 1 and adding nothing are exact identities: skip the
     // epilogue when it would compute nothing else.

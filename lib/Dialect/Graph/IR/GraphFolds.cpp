@@ -222,10 +222,8 @@ static OpFoldResult foldConv2D(Conv2DOp op, RankedTensorType type,
   int64_t groups = static_cast<int64_t>(op.getGroups());
   if (inShape.size() != 4 || wShape.size() != 4 || strides.size() != 2 ||
       padding.size() != 4 || dilations.size() != 2 || groups < 1 ||
-      llvm::any_of(
-          strides, [](int64_t s) { return s < 1; }) ||
-      llvm::any_of(
-          dilations, [](int64_t d) { return d < 1; }) ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }) ||
       llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return {};
   ref::Conv2DParams p;
@@ -416,6 +414,10 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult MatMulOp::fold(FoldAdaptor adaptor) {
+  // A packed weight exists only after folding has run (graph-pack-weights):
+  // nothing is left to fold then.
+  if (getPackedB())
+    return {};
   RankedTensorType type = getFoldableType(getType());
   std::optional<ConstantTensor> a = readConstantTensor(adaptor.getA());
   std::optional<ConstantTensor> b = readConstantTensor(adaptor.getB());
@@ -441,6 +443,8 @@ OpFoldResult MatMulOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult GemmOp::fold(FoldAdaptor adaptor) {
+  if (getPackedB())
+    return {};
   RankedTensorType type = getFoldableType(getType());
   std::optional<ConstantTensor> a = readConstantTensor(adaptor.getA());
   std::optional<ConstantTensor> b = readConstantTensor(adaptor.getB());

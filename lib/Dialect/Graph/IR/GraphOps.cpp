@@ -346,12 +346,34 @@ LogicalResult DivOp::verify() { return verifyBroadcastOp(*this); }
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
+/// Checks a `packed_b` operand, N/n0 x K x n0, against K and sets `n` to
+/// the matrix's N.
+static LogicalResult checkPackedB(Operation *op, Value b, int64_t k,
+                                  int64_t &n) {
+  if (failed(checkRank(op, b, "b", 3, "N/n0 x K x n0 (packed_b)")))
+    return failure();
+  ArrayRef<int64_t> packed = shapeOf(b);
+  if (packed[1] != k)
+    return op->emitOpError() << "operand 'b' (packed_b) dim 1 must be K = " << k
+                             << ", not " << packed[1];
+  n = packed[0] * packed[2];
+  return success();
+}
+
 LogicalResult MatMulOp::verify() {
   if (failed(checkComputeTypes(*this, {"a", "b"})) ||
-      failed(checkRank(*this, getA(), "a", 2, "M x K")) ||
-      failed(checkRank(*this, getB(), "b", 2, "K x N")))
+      failed(checkRank(*this, getA(), "a", 2, "M x K")))
     return failure();
-  ArrayRef<int64_t> a = shapeOf(getA()), b = shapeOf(getB());
+  ArrayRef<int64_t> a = shapeOf(getA());
+  int64_t n;
+  if (getPackedB()) {
+    if (failed(checkPackedB(*this, getB(), a[1], n)))
+      return failure();
+    return checkResultShape(*this, {a[0], n});
+  }
+  if (failed(checkRank(*this, getB(), "b", 2, "K x N")))
+    return failure();
+  ArrayRef<int64_t> b = shapeOf(getB());
   if (a[1] != b[0])
     return emitOpError() << "operand 'a' dim 1 (K = " << a[1]
                          << ") must equal operand 'b' dim 0 (" << b[0] << ")";
@@ -360,12 +382,24 @@ LogicalResult MatMulOp::verify() {
 
 LogicalResult GemmOp::verify() {
   if (failed(checkComputeTypes(*this, {"a", "b", "c"})) ||
-      failed(checkRank(*this, getA(), "a", 2)) ||
-      failed(checkRank(*this, getB(), "b", 2)))
+      failed(checkRank(*this, getA(), "a", 2)))
     return failure();
-  ArrayRef<int64_t> a = shapeOf(getA()), b = shapeOf(getB());
+  ArrayRef<int64_t> a = shapeOf(getA());
   int64_t m = getTransA() ? a[1] : a[0], k = getTransA() ? a[0] : a[1];
-  int64_t kb = getTransB() ? b[1] : b[0], n = getTransB() ? b[0] : b[1];
+  int64_t kb = k, n;
+  if (getPackedB()) {
+    if (getTransB())
+      return emitOpError() << "'packed_b' and 'trans_b' exclude each other: "
+                              "a packed 'b' is packed from b'";
+    if (failed(checkPackedB(*this, getB(), k, n)))
+      return failure();
+  } else {
+    if (failed(checkRank(*this, getB(), "b", 2)))
+      return failure();
+    ArrayRef<int64_t> b = shapeOf(getB());
+    kb = getTransB() ? b[1] : b[0];
+    n = getTransB() ? b[0] : b[1];
+  }
   if (k != kb)
     return emitOpError() << "operand 'a' gives K = " << k
                          << " but operand 'b' gives K = " << kb

@@ -177,7 +177,13 @@ def Graph_DivOp : Graph_BinaryOp<"div", "lhs / rhs">;
 
 def Graph_MatMulOp : Graph_ComputeOp<"matmul"> {
   let summary = "matrix product of an M x K and a K x N matrix";
-  let arguments = (ins AnyTensor:$a, AnyTensor:$b);
+  let description = [{
+    With `packed_b`, `b` holds the K x N matrix packed for the target's
+    micro-kernels (graph-pack-weights): N/n0 x K x n0, column `j * n0 + l`
+    of the matrix being `b[j, :, l]`, so that a kernel streams n0 columns of
+    every row of K from consecutive addresses.
+  }];
+  let arguments = (ins AnyTensor:$a, AnyTensor:$b, UnitAttr:$packed_b);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$a `,` $b attr-dict `:` functional-type(operands, results)";
@@ -187,12 +193,14 @@ def Graph_GemmOp : Graph_ComputeOp<"gemm"> {
   let summary = "alpha * a' * b' + beta * c, as ONNX Gemm";
   let description = [{
     `a'` is `a` transposed when `trans_a` is set, likewise `b'`; `a'` is
-    M x K and `b'` K x N. The optional `c` is broadcast to M x N.
+    M x K and `b'` K x N. The optional `c` is broadcast to M x N. With
+    `packed_b` (and no `trans_b`), `b` holds `b'` packed as `graph.matmul`'s
+    `packed_b` says: N/n0 x K x n0.
   }];
   let arguments = (ins AnyTensor:$a, AnyTensor:$b, Optional<AnyTensor>:$c,
                    DefaultValuedAttr<F32Attr, "1.0f">:$alpha,
                    DefaultValuedAttr<F32Attr, "1.0f">:$beta,
-                   UnitAttr:$trans_a, UnitAttr:$trans_b);
+                   UnitAttr:$trans_a, UnitAttr:$trans_b, UnitAttr:$packed_b);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)

@@ -1,0 +1,97 @@
+//===- KernelConfig.h - Tiles and packings chosen per kernel ----*- C++ -*-===//
+//
+// What the code generator does with a contraction on a given CPU: the
+// register tile of its micro-kernel and the packed layout of its constant
+// weights. Choosing is here, applying is in the passes that ask
+// (graph-pack-weights packs, graph-vectorize tiles), as IREE's
+// KernelDispatch.cpp chooses and its tiling passes apply. Every choice is
+// logged under `-debug-only=graph-kernel-config` (in builds with LLVM's
+// debug output) and printed by `graph-print-kernel-config`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_TARGET_CPU_KERNELCONFIG_H
+#define GRAPH_TARGET_CPU_KERNELCONFIG_H
+
+#include "graph/Target/CPU/CPUTarget.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace graph {
+
+/// A register tile of a contraction micro-kernel: `rows` output rows (output
+/// pixels of a convolution, rows of a matmul) by `lanes` output channels, the
+/// accumulators held in rows x ceil(lanes / f32 lanes) vector registers.
+struct RegisterTile {
+  int64_t rows = 1;
+  int64_t lanes = 1;
+};
+
+/// What a micro-kernel keeps in registers besides its accumulators, per
+/// reduction step.
+struct KernelShape {
+  /// Vector registers per accumulator column: the weight row of a
+  /// broadcast-FMA kernel (1), or the weight and input vectors of a
+  /// depthwise one (2).
+  int64_t registersPerColumn;
+  /// Registers for the whole tile: the broadcast input of a broadcast-FMA
+  /// kernel (1).
+  int64_t fixedRegisters;
+  /// Whether inputs are broadcast scalars (one load per row and step) or
+  /// vectors loaded per accumulator (depthwise): only the former gains from
+  /// taller tiles.
+  bool broadcastsRows;
+};
+
+/// Broadcast-FMA kernels (convolution, matmul): a weight vector per column,
+/// one broadcast input.
+inline constexpr KernelShape kBroadcastFMA = {1, 1, true};
+/// Depthwise kernels: per column a weight vector and an input vector.
+inline constexpr KernelShape kDepthwise = {2, 0, false};
+
+/// The reduction steps of a contraction kernel unrolled in its body (input
+/// channels of a convolution, K of a matmul): enough independent FMAs per
+/// iteration to fill the pipeline, few enough to keep the body small. A
+/// power of two: the inputs are read as vectors of this many elements.
+inline constexpr int64_t kReductionTile = 8;
+
+/// The largest power of two that divides `size` and is at most `limit`.
+int64_t powerOfTwoTile(int64_t size, int64_t limit);
+
+/// The register tile for a contraction over `rowExtent` output rows and
+/// `channels` output channels. The tile's lanes divide `channels`; its rows
+/// divide `rowExtent` when `exactRows` (otherwise the caller computes the
+/// last, partial row tile apart).
+RegisterTile chooseRegisterTile(const CPUTarget &target, int64_t rowExtent,
+                                int64_t channels, const KernelShape &shape,
+                                bool exactRows = true);
+
+/// How a matrix product by a constant K x N matrix runs: the matrix packed
+/// as N/n0 x K x n0 panels (graph.matmul's `packed_b`), and the micro-kernel
+/// that streams them.
+struct MatmulConfig {
+  /// Columns per packed panel, n0: whole vectors where N allows.
+  int64_t panelColumns = 1;
+  /// Output rows per register tile (1 for a matrix-vector product); M need
+  /// not be a multiple: the last tile is computed apart.
+  int64_t rows = 1;
+  /// Panels per register tile: a matrix-vector product takes several, so
+  /// that enough independent accumulators hide the FMA latency.
+  int64_t panels = 1;
+  /// Reduction steps per iteration of the kernel's K loop.
+  int64_t kTile = 1;
+
+  /// `n0=16 tile=6x1x16 k=8` (rows x panels x n0, K steps).
+  std::string describe() const;
+};
+
+/// The configuration for an M x K by K x N product.
+MatmulConfig chooseMatmulConfig(const CPUTarget &target, int64_t m, int64_t n,
+                                int64_t k);
+
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_TARGET_CPU_KERNELCONFIG_H

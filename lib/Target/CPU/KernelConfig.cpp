@@ -1,0 +1,131 @@
+//===- KernelConfig.cpp - Tiles and packings chosen per kernel ------------===//
+//
+// Every size follows from the target description (CPUTarget): vector lanes,
+// the register file, the caches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Target/CPU/KernelConfig.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+#define DEBUG_TYPE "graph-kernel-config"
+
+using namespace mlir::graph;
+
+int64_t mlir::graph::powerOfTwoTile(int64_t size, int64_t limit) {
+  int64_t tile = 1;
+  while (tile * 2 <= limit && size % (tile * 2) == 0)
+    tile *= 2;
+  return tile;
+}
+
+/// Lane tiles for `channels`: a power of two of whole vectors that divides
+/// it, widest first (measured better than a fraction of a vector: 144
+/// channels tile as 16 lanes on AVX-512, not 24), else the largest power of
+/// two that divides it within one vector (12 channels on AVX2: 4 lanes).
+static llvm::SmallVector<int64_t>
+laneTileCandidates(int64_t channels, int64_t f32Lanes, int64_t maxVectors) {
+  llvm::SmallVector<int64_t> candidates;
+  for (int64_t v = maxVectors; v >= 1; v /= 2)
+    if (channels % (v * f32Lanes) == 0)
+      candidates.push_back(v * f32Lanes);
+  if (candidates.empty())
+    candidates.push_back(powerOfTwoTile(channels, f32Lanes));
+  return candidates;
+}
+
+/// A tile is legal when its accumulators and the registers the kernel needs
+/// besides them fit in the register file. Among legal tiles, the one with the
+/// most FMAs per load wins (rows * columns / (rows + columns) for
+/// broadcast-FMA kernels), then the one with the most accumulators: enough
+/// independent accumulators hide the FMA latency (4 cycles on two ports: 8
+/// in flight). This is a heuristic fitted to x86 cores with two FMA ports
+/// (Zen 3/4, Skylake and later) and to Neoverse cores; where no tile reaches
+/// 8 accumulators the dimensions do not allow one.
+RegisterTile mlir::graph::chooseRegisterTile(const CPUTarget &target,
+                                             int64_t rowExtent,
+                                             int64_t channels,
+                                             const KernelShape &shape,
+                                             bool exactRows) {
+  int64_t f32Lanes = target.getF32Lanes();
+  int64_t registers = target.numVectorRegisters;
+  RegisterTile best;
+  double bestScore = -1;
+  int64_t bestAccumulators = 0;
+  for (int64_t lanes :
+       laneTileCandidates(channels, f32Lanes, /*maxVectors=*/8)) {
+    int64_t columns = llvm::divideCeil(lanes, f32Lanes);
+    for (int64_t rows = std::min<int64_t>(rowExtent, 32); rows >= 1; --rows) {
+      if (exactRows && rowExtent % rows != 0)
+        continue;
+      int64_t accumulators = rows * columns;
+      if (accumulators + columns * shape.registersPerColumn +
+              shape.fixedRegisters >
+          registers)
+        continue;
+      double score = shape.broadcastsRows
+                         ? double(accumulators) / double(rows + columns)
+                         : 0.0;
+      if (score > bestScore ||
+          (score == bestScore && accumulators > bestAccumulators)) {
+        best = {rows, lanes};
+        bestScore = score;
+        bestAccumulators = accumulators;
+      }
+    }
+  }
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] register tile for " << rowExtent
+                          << " rows x " << channels << " channels on "
+                          << target.getISAName() << ": " << best.rows << " x "
+                          << best.lanes << "\n");
+  return best;
+}
+
+/// Independent accumulators a kernel wants in flight: an FMA's latency (4
+/// cycles) times the FMA ports (2) of the cores the tiles are fitted to.
+static constexpr int64_t kAccumulatorsInFlight = 8;
+
+MatmulConfig mlir::graph::chooseMatmulConfig(const CPUTarget &target, int64_t m,
+                                             int64_t n, int64_t k) {
+  MatmulConfig config;
+  RegisterTile tile = chooseRegisterTile(target, m, n, kBroadcastFMA,
+                                         /*exactRows=*/false);
+  config.rows = tile.rows;
+  config.panelColumns = tile.lanes;
+  config.kTile = powerOfTwoTile(k, kReductionTile);
+  // One row (a matrix-vector product, or a tall product whose M has no
+  // useful divisor): each weight is used once per row, so the kernel is
+  // bound by streaming the panels; several panels side by side give the
+  // accumulators that a single panel narrower than the register file lacks.
+  int64_t columns = llvm::divideCeil(tile.lanes, target.getF32Lanes());
+  int64_t panelCount = n / config.panelColumns;
+  if (config.rows == 1) {
+    for (int64_t panels = kAccumulatorsInFlight / columns; panels > 1;
+         --panels) {
+      if (panelCount % panels == 0 &&
+          panels * columns * 2 + 1 <= target.numVectorRegisters) {
+        config.panels = panels;
+        break;
+      }
+    }
+  }
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] matmul " << m << " x " << k
+                          << " x " << n << " on " << target.getISAName() << ": "
+                          << config.describe() << "\n");
+  return config;
+}
+
+std::string MatmulConfig::describe() const {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << "n0=" << panelColumns << " tile=" << rows << "x" << panels << "x"
+     << panelColumns << " k=" << kTile;
+  return result;
+}

@@ -1,0 +1,60 @@
+// RUN: graph-opt %s --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg,graph-vectorize{target-cpu=x86-64-v3},canonicalize,cse))' | FileCheck %s
+
+// The micro-kernels of products by packed panels (graph-pack-weights) and of
+// batched products, on AVX2 (8 f32 lanes, 16 registers).
+
+// 13 rows by two 16-column panels: the panel loop outermost, 6-row tiles of
+// 12 accumulators (6 x 2 ymm) for the first 12 rows and the last row peeled
+// into a tile of its own; per step of K one load per panel, one broadcast
+// per row, one FMA per accumulator, the accumulators carried across K.
+// CHECK-LABEL: func.func @packed
+// CHECK: vector.transfer_write %{{.*}} : vector<16xf32>, tensor<13x2x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 {{.*}} -> (tensor<13x2x16xf32>)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c12 step %c6 {{.*}} -> (tensor<13x2x16xf32>)
+// CHECK-NEXT: vector.transfer_read {{.*}} : tensor<13x2x16xf32>, vector<6x1x16xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c8 {{.*}} -> (vector<6x1x16xf32>)
+// CHECK-COUNT-48: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<6x1x16xf32>, tensor<13x2x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {{.*}} -> (vector<1x1x16xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf32>
+// CHECK: return
+func.func @packed(%a: tensor<13x16xf32>, %w: tensor<2x16x16xf32>) -> tensor<13x32xf32> {
+  %y = graph.matmul %a, %w {packed_b} : (tensor<13x16xf32>, tensor<2x16x16xf32>) -> tensor<13x32xf32>
+  return %y : tensor<13x32xf32>
+}
+
+// A matrix-vector product: one row, all five 8-column panels side by side
+// for five independent accumulators.
+// CHECK-LABEL: func.func @gemv
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 {{.*}} -> (vector<1x5x8xf32>)
+// CHECK-COUNT-40: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @gemv(%a: tensor<1x64xf32>, %w: tensor<5x64x8xf32>) -> tensor<1x40xf32> {
+  %y = graph.matmul %a, %w {packed_b} : (tensor<1x64xf32>, tensor<5x64x8xf32>) -> tensor<1x40xf32>
+  return %y : tensor<1x40xf32>
+}
+
+// A batched product of two computed operands (attention's P.V): one matrix
+// of the batch per tile, a matmul's 6 x 16 register tile.
+// CHECK-LABEL: func.func @heads
+// CHECK: vector.transfer_write %{{.*}} : vector<32xf32>, tensor<4x24x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 {{.*}} -> (tensor<4x24x32xf32>)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c24 step %c6 {{.*}} -> (tensor<4x24x32xf32>)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c32 step %c16 {{.*}} -> (tensor<4x24x32xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {{.*}} -> (vector<1x6x16xf32>)
+// CHECK-COUNT-48: vector.fma {{.*}} : vector<16xf32>
+// CHECK: return
+func.func @heads(%q: tensor<4x24x16xf32>, %k: tensor<4x16x32xf32>) -> tensor<4x24x32xf32> {
+  %y = graph.batch_matmul %q, %k : (tensor<4x24x16xf32>, tensor<4x16x32xf32>) -> tensor<4x24x32xf32>
+  return %y : tensor<4x24x32xf32>
+}
+
+// 197 columns, which no vector divides: left to the loops of the untiled op.
+// CHECK-LABEL: func.func @keys
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @keys(%q: tensor<2x5x16xf32>, %k: tensor<2x16x197xf32>) -> tensor<2x5x197xf32> {
+  %y = graph.batch_matmul %q, %k : (tensor<2x5x16xf32>, tensor<2x16x197xf32>) -> tensor<2x5x197xf32>
+  return %y : tensor<2x5x197xf32>
+}
