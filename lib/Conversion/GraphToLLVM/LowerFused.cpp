@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PackedMatmul.h"
 #include "Parallelism.h"
 
+#include "graph/Conversion/PackedMatmul.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"

@@ -20,9 +20,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PackedMatmul.h"
 #include "Parallelism.h"
 
+#include "graph/Conversion/PackedMatmul.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/CPU/KernelConfig.h"

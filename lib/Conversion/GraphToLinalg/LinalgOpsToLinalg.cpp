@@ -10,6 +10,7 @@
 
 #include "GraphToLinalgPatterns.h"
 
+#include "graph/Conversion/PackedMatmul.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,7 +34,7 @@ static Value createMatmul(OpBuilder &b, Location loc, RankedTensorType type,
 /// `packed_b`): a contraction into M x N/n0 x n0, one panel of n0 columns
 /// per step of its second loop, viewed as the M x N `type`. Its loops are
 /// (m, panel, column, k), the form graph-vectorize gives its micro-kernel
-/// (isPackedMatmul in the lowering to LLVM).
+/// (PackedMatmul.h).
 static Value createPackedMatmul(OpBuilder &b, Location loc,
                                 RankedTensorType type, Value lhs,
                                 Value packed) {
@@ -43,13 +44,7 @@ static Value createPackedMatmul(OpBuilder &b, Location loc,
   auto panelType =
       RankedTensorType::get({m, panels, n0}, type.getElementType());
   Value init = createFilledTensor(b, loc, panelType, 0.0f);
-  MLIRContext *context = b.getContext();
-  AffineExpr row, panel, column, k;
-  bindDims(context, row, panel, column, k);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(4, 0, {row, k}, context),
-      AffineMap::get(4, 0, {panel, k, column}, context),
-      AffineMap::get(4, 0, {row, panel, column}, context)};
+  SmallVector<AffineMap> maps = getPackedMatmulIndexingMaps(b.getContext());
   SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   Value product =
