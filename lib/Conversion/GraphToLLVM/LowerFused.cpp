@@ -483,6 +483,11 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
         !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
              .isIdentity())
       continue;
+    // One expansion per epilogue: one that reads two products by packed
+    // panels (possible in a hand-written group) is expanded for the first.
+    if (llvm::any_of(uses,
+                     [&](const auto &use) { return use.second == epilogue; }))
+      continue;
     uses.emplace_back(collapse, epilogue);
   }
   for (auto [collapse, epilogue] : uses) {
