@@ -4,7 +4,9 @@
 // materialized encodings): a matrix product by a constant K x N matrix
 // (`graph.matmul`, `graph.gemm`, inside `graph.fused` bodies too) takes the
 // matrix packed into the panels its micro-kernel streams, N/n0 x K x n0
-// (`packed_b`), with n0 chosen for the target (KernelConfig). The packed
+// (`packed_b`), and a convolution of one group its weights as F/f0 x KH x KW
+// x C x f0 (`packed_weight`), with n0 and f0 chosen for the target
+// (KernelConfig). The packed
 // constant is computed here, at compile time; a weight that is not a
 // constant stays as it is. Packing is a permutation: the program's results
 // do not change.
@@ -31,45 +33,57 @@ using namespace mlir;
 using namespace mlir::graph;
 
 namespace {
-/// A matrix product whose K x N operand can be packed: the op, M, K, N and
+/// The sizes of a matrix product: M x K by K x N.
+struct ProductShape {
+  int64_t m, k, n;
+};
+
+/// A matrix product whose K x N operand can be packed: the op, its sizes and
 /// whether the operand holds the matrix transposed (gemm's trans_b).
 struct PackableProduct {
   Operation *op;
   OpOperand *weight;
-  int64_t m, k, n;
+  ProductShape shape;
   bool transposed;
 };
 } // namespace
 
-static int64_t dimOf(Value value, unsigned dim) {
-  return cast<RankedTensorType>(value.getType()).getDimSize(dim);
+/// M, K and N of a graph.matmul or graph.gemm (packed or not), or nothing.
+static std::optional<ProductShape> getProductShape(Operation *op) {
+  Value a;
+  bool transA = false;
+  if (auto matmul = dyn_cast<MatMulOp>(op)) {
+    a = matmul.getA();
+  } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+    a = gemm.getA();
+    transA = gemm.getTransA();
+  } else {
+    return std::nullopt;
+  }
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  return ProductShape{
+      result.getDimSize(0),
+      cast<RankedTensorType>(a.getType()).getDimSize(transA ? 0 : 1),
+      result.getDimSize(1)};
 }
 
 /// `op` as a packable product, or nothing: an f32 matmul or gemm whose
 /// weight is not packed yet.
 static std::optional<PackableProduct> getPackableProduct(Operation *op) {
+  std::optional<ProductShape> shape = getProductShape(op);
+  if (!shape || !cast<RankedTensorType>(op->getResult(0).getType())
+                     .getElementType()
+                     .isF32())
+    return std::nullopt;
   if (auto matmul = dyn_cast<MatMulOp>(op)) {
-    if (matmul.getPackedB() || !matmul.getType().getElementType().isF32())
+    if (matmul.getPackedB())
       return std::nullopt;
-    return PackableProduct{op,
-                           &matmul.getBMutable(),
-                           dimOf(matmul.getA(), 0),
-                           dimOf(matmul.getA(), 1),
-                           dimOf(matmul.getB(), 1),
-                           false};
+    return PackableProduct{op, &matmul.getBMutable(), *shape, false};
   }
-  if (auto gemm = dyn_cast<GemmOp>(op)) {
-    if (gemm.getPackedB() || !gemm.getType().getElementType().isF32())
-      return std::nullopt;
-    bool transA = gemm.getTransA(), transB = gemm.getTransB();
-    return PackableProduct{op,
-                           &gemm.getBMutable(),
-                           dimOf(gemm.getA(), transA ? 1 : 0),
-                           dimOf(gemm.getA(), transA ? 0 : 1),
-                           dimOf(gemm.getB(), transB ? 0 : 1),
-                           transB};
-  }
-  return std::nullopt;
+  auto gemm = cast<GemmOp>(op);
+  if (gemm.getPackedB())
+    return std::nullopt;
+  return PackableProduct{op, &gemm.getBMutable(), *shape, gemm.getTransB()};
 }
 
 /// The constant that `value` holds: itself, or for a block argument of a
@@ -103,31 +117,78 @@ static DenseElementsAttr packMatrix(const ConstantTensor &weight, int64_t k,
   return makeConstantTensor(type, packed);
 }
 
-/// Makes `op` read `packed` through its weight operand. Inside a graph.fused
-/// body the packed constant becomes a new operand of the group (the old one
-/// is left for graph-eliminate-dead-code).
-static void replaceWeight(RewriterBase &rewriter, PackableProduct &product,
-                          DenseElementsAttr packed) {
-  Value weight = product.weight->get();
-  auto fused = dyn_cast<FusedOp>(product.op->getParentOp());
-  Operation *outermost = fused ? fused.getOperation() : product.op;
+/// Packs convolution weights, KH x KW x C x F (HWCF) or F x C x KH x KW
+/// (FCHW), into panels of `f0` filters: packed[j][h][w][c][l] = the weight
+/// of filter j * f0 + l at (h, w, c).
+static DenseElementsAttr packFilters(const ConstantTensor &weight, bool fchw,
+                                     int64_t f0) {
+  ArrayRef<int64_t> shape = weight.getShape();
+  int64_t kh = shape[fchw ? 2 : 0], kw = shape[fchw ? 3 : 1];
+  int64_t c = shape[fchw ? 1 : 2], f = shape[fchw ? 0 : 3];
+  auto type = RankedTensorType::get({f / f0, kh, kw, c, f0},
+                                    Float32Type::get(weight.type.getContext()));
+  if (weight.isSplat)
+    return makeSplatTensor(type, weight.splatValue);
+  SmallVector<float> packed(weight.getNumElements());
+  int64_t i = 0;
+  for (int64_t j = 0; j < f / f0; ++j)
+    for (int64_t h = 0; h < kh; ++h)
+      for (int64_t w = 0; w < kw; ++w)
+        for (int64_t cc = 0; cc < c; ++cc)
+          for (int64_t l = 0; l < f0; ++l) {
+            int64_t filter = j * f0 + l;
+            packed[i++] =
+                weight.values[fchw ? ((filter * c + cc) * kh + h) * kw + w
+                                   : ((h * kw + w) * c + cc) * f + filter];
+          }
+  return makeConstantTensor(type, packed);
+}
+
+/// Makes `op` read `packed` through its `weight` operand and marks it with
+/// the unit attribute `packedAttr`. Inside a graph.fused body the packed
+/// constant becomes a new operand of the group (the old one is left for
+/// graph-eliminate-dead-code).
+static void replaceWeight(RewriterBase &rewriter, Operation *op,
+                          OpOperand &weight, DenseElementsAttr packed,
+                          StringRef packedAttr) {
+  auto fused = dyn_cast<FusedOp>(op->getParentOp());
+  Operation *outermost = fused ? fused.getOperation() : op;
   rewriter.setInsertionPoint(outermost);
+  Location loc = weight.get().getLoc();
   Value constant =
-      ConstantOp::create(rewriter, weight.getLoc(), packed.getType(), packed)
-          .getResult();
+      ConstantOp::create(rewriter, loc, packed.getType(), packed).getResult();
   if (fused) {
     Block &body = fused.getBody().front();
     rewriter.modifyOpInPlace(fused, [&] {
       fused.getInputsMutable().append(constant);
-      constant = body.addArgument(packed.getType(), weight.getLoc());
+      constant = body.addArgument(packed.getType(), loc);
     });
   }
-  rewriter.modifyOpInPlace(product.op, [&] {
-    product.weight->set(constant);
-    product.op->setAttr("packed_b", rewriter.getUnitAttr());
-    if (auto gemm = dyn_cast<GemmOp>(product.op))
+  rewriter.modifyOpInPlace(op, [&] {
+    weight.set(constant);
+    op->setAttr(packedAttr, rewriter.getUnitAttr());
+    if (auto gemm = dyn_cast<GemmOp>(op))
       gemm.setTransB(false);
   });
+}
+
+/// The configuration of an f32 convolution of one group, packed or not
+/// (then for the f0 it was packed with), or nothing.
+static std::optional<ConvConfig> getConvConfig(const CPUTarget &target,
+                                               Conv2DOp conv) {
+  auto type = dyn_cast<RankedTensorType>(conv.getType());
+  auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
+  bool packed = conv.getPackedWeight(), nhwc = conv.getLayout() == "NHWC";
+  if (conv.getGroups() != 1 || !type || !weight || !type.hasStaticShape() ||
+      !weight.hasStaticShape() || weight.getRank() != (packed ? 5 : 4) ||
+      !type.getElementType().isF32() || !weight.getElementType().isF32())
+    return std::nullopt;
+  // Packed: F/f0 x KH x KW x C x f0; HWCF; FCHW.
+  int64_t channels = weight.getDimSize(packed ? 3 : nhwc ? 2 : 1);
+  return chooseConvConfig(target, type.getDimSize(nhwc ? 1 : 2),
+                          type.getDimSize(nhwc ? 2 : 3),
+                          type.getDimSize(nhwc ? 3 : 1), channels,
+                          packed ? weight.getDimSize(4) : 0);
 }
 
 /// Resolves the pass's target options into `target`, or emits an error.
@@ -225,11 +286,28 @@ struct GraphPackWeightsPass
           readConstantTensor(getConstantWeight(product.weight->get()));
       if (!weight)
         continue;
-      MatmulConfig config =
-          chooseMatmulConfig(target, product.m, product.n, product.k);
-      replaceWeight(rewriter, product,
-                    packMatrix(*weight, product.k, product.n,
-                               product.transposed, config.panelColumns));
+      auto [m, k, n] = product.shape;
+      MatmulConfig config = chooseMatmulConfig(target, m, n, k);
+      replaceWeight(
+          rewriter, product.op, *product.weight,
+          packMatrix(*weight, k, n, product.transposed, config.panelColumns),
+          "packed_b");
+    }
+
+    SmallVector<Conv2DOp> convs;
+    getOperation()->walk([&](Conv2DOp conv) { convs.push_back(conv); });
+    for (Conv2DOp conv : convs) {
+      std::optional<ConvConfig> config = getConvConfig(target, conv);
+      if (!config || conv.getPackedWeight())
+        continue;
+      std::optional<ConstantTensor> weight =
+          readConstantTensor(getConstantWeight(conv.getWeight()));
+      if (!weight)
+        continue;
+      replaceWeight(rewriter, conv, conv.getWeightMutable(),
+                    packFilters(*weight, conv.getLayout() != "NHWC",
+                                config->panelColumns),
+                    "packed_weight");
     }
   }
 
@@ -250,18 +328,23 @@ struct GraphPrintKernelConfigPass
   void runOnOperation() override {
     llvm::errs() << "kernel configuration for " << target.describe() << "\n";
     getOperation()->walk([&](Operation *op) {
-      int64_t m, k, n;
-      if (auto matmul = dyn_cast<MatMulOp>(op)) {
-        m = dimOf(matmul.getA(), 0);
-        k = dimOf(matmul.getA(), 1);
-        n = cast<RankedTensorType>(matmul.getType()).getDimSize(1);
-      } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-        m = cast<RankedTensorType>(gemm.getType()).getDimSize(0);
-        k = dimOf(gemm.getA(), gemm.getTransA() ? 0 : 1);
-        n = cast<RankedTensorType>(gemm.getType()).getDimSize(1);
-      } else {
+      if (auto conv = dyn_cast<Conv2DOp>(op)) {
+        if (std::optional<ConvConfig> config = getConvConfig(target, conv)) {
+          // Output rows x columns x filters.
+          ArrayRef<int64_t> shape =
+              cast<RankedTensorType>(conv.getType()).getShape();
+          bool nhwc = conv.getLayout() == "NHWC";
+          llvm::errs() << "  graph.conv2d " << shape[nhwc ? 1 : 2] << "x"
+                       << shape[nhwc ? 2 : 3] << "x" << shape[nhwc ? 3 : 1]
+                       << " at " << op->getLoc() << ": " << config->describe()
+                       << "\n";
+        }
         return;
       }
+      std::optional<ProductShape> shape = getProductShape(op);
+      if (!shape)
+        return;
+      auto [m, k, n] = *shape;
       llvm::errs() << "  " << op->getName().getStringRef() << " " << m << "x"
                    << k << "x" << n << " at " << op->getLoc() << ": "
                    << chooseMatmulConfig(target, m, n, k).describe() << "\n";

@@ -72,6 +72,8 @@ static void countPackedWeights(Operation *op, GraphStatistics &stats) {
     packed = matmul.getB();
   else if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getPackedB())
     packed = gemm.getB();
+  else if (auto conv = dyn_cast<Conv2DOp>(op); conv && conv.getPackedWeight())
+    packed = conv.getWeight();
   if (!packed)
     return;
   ++stats.packedWeights;

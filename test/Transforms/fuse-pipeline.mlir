@@ -34,12 +34,14 @@ func.func @dead_consumer(%x: tensor<1x1x2x2xf32>, %w: tensor<2x1x1x1xf32>,
 // -----
 
 // With constant parameters, opt-level 3 folds batch_norm into the weights
-// (s = [1, 6], W' = [1, 12], b' = [-0.5, -13]); opt-level 2 fuses it as is.
+// (s = [1, 6], W' = [1, 12], b' = [-0.5, -13]), which graph-pack-weights
+// then packs (F/f0 x KH x KW x C x f0, f0 = 2 on every target) into a new
+// operand of the group; opt-level 2 fuses it as is.
 
 // CHECK-LABEL: func.func @constant_params
-// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}1.000000e+00]]], {{\[\[\[}}1.200000e+01]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[\[}}1.000000e+00, 1.200000e+01]]]]]> : tensor<1x1x1x1x2xf32>
 // CHECK-DAG: %[[B:.*]] = graph.constant dense<[-5.000000e-01, -1.300000e+01]> : tensor<2xf32>
-// CHECK: graph.fused "conv2d_relu"(%{{.*}}, %[[W]], %[[B]])
+// CHECK: graph.fused "conv2d_relu"(%{{.*}}, %[[B]], %[[W]])
 // CHECK-NOT: graph.batch_norm
 
 // O2-LABEL: func.func @constant_params

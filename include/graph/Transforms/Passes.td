@@ -111,9 +111,12 @@ def GraphPackWeights : Pass<"graph-pack-weights"> {
     The data-tiling decision, made in the graph: every f32 `graph.matmul`
     and `graph.gemm` whose K x N operand is a constant (N x K with
     `trans_b`), at the top level or inside a `graph.fused` body, takes it
-    packed into N/n0 x K x n0 panels (`packed_b`), the layout its
-    micro-kernel streams, with n0 chosen for the target (whole vectors
-    where N allows; `graph-print-kernel-config` prints the choice). The
+    packed into N/n0 x K x n0 panels (`packed_b`), and every f32
+    `graph.conv2d` of one group whose weight is a constant takes it as
+    F/f0 x KH x KW x C x f0 (`packed_weight`): the layouts their
+    micro-kernels stream, with n0 and f0 chosen for the target (whole
+    vectors where N and F allow; `graph-print-kernel-config` prints the
+    choice). The
     packed constant is computed at compile time; inside a fused body it
     becomes a new operand of the group, and what it replaces is left for
     `graph-eliminate-dead-code`. Part of `graph-optimize` from opt-level 2,
@@ -131,11 +134,12 @@ def GraphPackWeights : Pass<"graph-pack-weights"> {
 
 def GraphPrintKernelConfig : Pass<"graph-print-kernel-config"> {
   let summary = "Print the micro-kernel configuration chosen for each "
-                "matrix product";
+                "matrix product and convolution";
   let description = [{
-    Analysis only: prints to stderr, for every `graph.matmul` and
-    `graph.gemm`, the packed panel width and register tile that the code
-    generator chooses for the target (KernelConfig.h).
+    Analysis only: prints to stderr, for every `graph.matmul`,
+    `graph.gemm` and `graph.conv2d` of one group, the packed panel
+    width and register tile that the code generator chooses for the target
+    (KernelConfig.h).
   }];
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", "\"\"",

@@ -117,9 +117,14 @@ static uint64_t getFlops(Operation *op) {
   };
   if (auto op2d = dyn_cast<Conv2DOp>(op)) {
     auto weight = cast<ShapedType>(op2d.getWeight().getType());
-    if (!weight.hasRank() || weight.getRank() != 4)
+    if (!weight.hasRank() ||
+        weight.getRank() != (op2d.getPackedWeight() ? 5 : 4))
       return 0;
-    int64_t f = getDim(op2d.getWeight(), op2d.getLayout() == "NHWC" ? 3 : 0);
+    // Packed: F/f0 x KH x KW x C x f0.
+    int64_t f =
+        op2d.getPackedWeight()
+            ? getDim(op2d.getWeight(), 0) * getDim(op2d.getWeight(), 4)
+            : getDim(op2d.getWeight(), op2d.getLayout() == "NHWC" ? 3 : 0);
     return conv(op2d.getOutput(), op2d.getWeight(), f);
   }
   if (auto convNd = dyn_cast<ConvOp>(op))

@@ -16,7 +16,7 @@
 
 #include "Parallelism.h"
 
-#include "graph/Conversion/PackedMatmul.h"
+#include "graph/Conversion/PackedContraction.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
@@ -72,16 +72,15 @@ static int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
 /// their leading dimensions so that the trailing ones stay whole. There are
 /// always at least two tiles when the shape allows it, so that no
 /// intermediate exists whole.
-static SmallVector<int64_t>
-chooseTileSizes(TilingInterface root, bool channelsLast, int64_t tileBytes) {
-  auto type = dyn_cast<RankedTensorType>(root->getResult(0).getType());
-  SmallVector<int64_t> sizes(root.getLoopIteratorTypes().size(), 0);
-  if (!type || !type.hasStaticShape() ||
-      type.getRank() != static_cast<int64_t>(sizes.size()))
-    return sizes;
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t elemBytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+static SmallVector<int64_t> chooseTileSizes(ArrayRef<int64_t> shape,
+                                            int64_t elemBytes,
+                                            bool channelsLast,
+                                            int64_t tileBytes) {
+  SmallVector<int64_t> sizes(shape.size(), 0);
   int64_t budget = std::max<int64_t>(tileBytes / elemBytes, 1);
+  int64_t numElements = 1;
+  for (int64_t dim : shape)
+    numElements *= dim;
 
   // The order in which dimensions are split: rows first.
   SmallVector<int64_t> order =
@@ -113,11 +112,11 @@ chooseTileSizes(TilingInterface root, bool channelsLast, int64_t tileBytes) {
   // convolution's tile then reads only its channels' weights, where each
   // row tile would stream all of them (9.4 MB there) once more. From 256
   // channels on, a 3 x 3 convolution's weights (2.4 MB) outgrow the L2.
-  if (tileElements() == type.getNumElements() && channelsLast &&
-      shape.size() == 4 && largestDivisorAtMost(shape[1], shape[1] / 2) < 4 &&
-      shape[3] >= 256 && shape[3] % 32 == 0) {
+  if (tileElements() == numElements && channelsLast && shape.size() == 4 &&
+      largestDivisorAtMost(shape[1], shape[1] / 2) < 4 && shape[3] >= 256 &&
+      shape[3] % 32 == 0) {
     sizes[3] = shape[3] / 2;
-  } else if (tileElements() == type.getNumElements()) {
+  } else if (tileElements() == numElements) {
     for (int64_t d : order) {
       if (shape[d] > 1) {
         sizes[d] = largestDivisorAtMost(shape[d], shape[d] / 2);
@@ -130,6 +129,20 @@ chooseTileSizes(TilingInterface root, bool channelsLast, int64_t tileBytes) {
     if (size == dim)
       size = 0;
   return sizes;
+}
+
+/// chooseTileSizes for the result of `root`; no tiles (all 0) where its
+/// shape is dynamic or its loops are not its result's dimensions.
+static SmallVector<int64_t>
+chooseTileSizes(TilingInterface root, bool channelsLast, int64_t tileBytes) {
+  auto type = dyn_cast<RankedTensorType>(root->getResult(0).getType());
+  size_t numLoops = root.getLoopIteratorTypes().size();
+  if (!type || !type.hasStaticShape() ||
+      type.getRank() != static_cast<int64_t>(numLoops))
+    return SmallVector<int64_t>(numLoops, 0);
+  return chooseTileSizes(
+      type.getShape(), std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1),
+      channelsLast, tileBytes);
 }
 
 /// Permutes `linalg.transpose` of a constant at compile time: in a fused body
@@ -380,7 +393,8 @@ static bool isChannelsLastGroup(const llvm::SetVector<Operation *> &group) {
     if (isa<linalg::TransposeOp>(op))
       return false;
     nhwcOp |= isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
-                  linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op);
+                  linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op) ||
+              isPackedConv(op);
   }
   return nhwcOp;
 }
@@ -462,24 +476,49 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
   }
 }
 
-/// Runs the elementwise epilogue of a product by packed weights
-/// (isPackedMatmul) over its M x N/n0 x n0 panels, so that the product fuses
-/// into the epilogue's tiles: the M x N view of the product (a
-/// tensor.collapse_shape, which tiling cannot fuse through) is read by an
-/// elementwise generic of the group, whose loop over N becomes two, (panel,
-/// column), and whose operands indexed by N are viewed N/n0 x n0. Its result
-/// is collapsed to M x N for the group's users instead.
+/// The dimension of a view of panels (N/n0 x n0 collapsed into N) where
+/// the panels are: the only reassociation group of two.
+static std::optional<int64_t> getPanelDim(tensor::CollapseShapeOp view) {
+  std::optional<int64_t> dim;
+  for (auto [i, indices] : llvm::enumerate(view.getReassociationIndices())) {
+    if (indices.size() == 1)
+      continue;
+    if (indices.size() != 2 || dim)
+      return std::nullopt;
+    dim = indices.front();
+  }
+  return dim;
+}
+
+/// Whether `view` is the view without panels of a contraction by packed
+/// weights (isPackedContraction): of its result, or of that result
+/// transposed (an NCHW convolution's, N x F/f0 x f0 x OH x OW).
+static bool isPanelView(tensor::CollapseShapeOp view) {
+  Operation *source = view.getSrc().getDefiningOp();
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(source))
+    source = transpose.getInput().getDefiningOp();
+  return isPackedContraction(source) && getPanelDim(view);
+}
+
+/// Runs the elementwise epilogue of a contraction by packed weights
+/// (isPackedContraction) over its panels, so that the contraction fuses
+/// into the epilogue's tiles: the view of the contraction without panels
+/// (a tensor.collapse_shape of M x N/n0 x n0 to M x N, or of N x OH x OW x
+/// F/f0 x f0 to N x OH x OW x F, which tiling cannot fuse through) is read
+/// by an elementwise generic of the group, whose loop over N (F) becomes
+/// two, (panel, column), and whose operands indexed by it are viewed N/n0 x
+/// n0. Its result is collapsed for the group's users instead.
 static void expandPanelEpilogues(RewriterBase &rewriter,
                                  llvm::SetVector<Operation *> &group) {
   SmallVector<std::pair<tensor::CollapseShapeOp, linalg::GenericOp>> uses;
   for (Operation *op : group) {
     auto collapse = dyn_cast<tensor::CollapseShapeOp>(op);
-    if (!collapse || !isPackedMatmul(collapse.getSrc().getDefiningOp()) ||
-        !collapse->hasOneUse())
+    if (!collapse || !isPanelView(collapse) || !collapse->hasOneUse())
       continue;
     auto epilogue = dyn_cast<linalg::GenericOp>(*collapse->user_begin());
     if (!epilogue || !group.contains(epilogue) ||
-        !isMergeableElementwise(epilogue) || epilogue.getNumLoops() != 2 ||
+        !isMergeableElementwise(epilogue) ||
+        epilogue.getNumLoops() != collapse.getResultType().getRank() ||
         !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
              .isIdentity())
       continue;
@@ -492,11 +531,12 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
   }
   for (auto [collapse, epilogue] : uses) {
     auto panelType = cast<RankedTensorType>(collapse.getSrcType());
-    int64_t panels = panelType.getDimSize(1), n0 = panelType.getDimSize(2);
+    int64_t rank = panelType.getRank(), split = *getPanelDim(collapse);
+    int64_t panels = panelType.getDimSize(split);
+    int64_t n0 = panelType.getDimSize(split + 1);
     MLIRContext *context = rewriter.getContext();
     Location loc = epilogue.getLoc();
     rewriter.setInsertionPoint(epilogue);
-    // Loop n of the epilogue becomes (panel, column): dims 1 and 2.
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     bool expandable = true;
@@ -508,7 +548,7 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
           break;
         }
         inputs.push_back(collapse.getSrc());
-        maps.push_back(AffineMap::getMultiDimIdentityMap(3, context));
+        maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
         continue;
       }
       auto type = cast<RankedTensorType>(operand->get().getType());
@@ -518,15 +558,16 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
       for (auto [i, expr] : llvm::enumerate(map.getResults())) {
         auto dim = dyn_cast<AffineDimExpr>(expr);
         int64_t first = shape.size();
-        if (dim && dim.getPosition() == 1) {
-          exprs.append(
-              {getAffineDimExpr(1, context), getAffineDimExpr(2, context)});
+        if (dim && dim.getPosition() == split) {
+          exprs.append({getAffineDimExpr(split, context),
+                        getAffineDimExpr(split + 1, context)});
           shape.append({panels, n0});
           reassociation.push_back({first, first + 1});
           continue;
         }
         if (dim)
-          exprs.push_back(getAffineDimExpr(0, context));
+          exprs.push_back(getAffineDimExpr(
+              dim.getPosition() + (dim.getPosition() > split), context));
         else if (isa<AffineConstantExpr>(expr))
           exprs.push_back(expr);
         else
@@ -542,11 +583,11 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
             rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
             input, reassociation);
       inputs.push_back(input);
-      maps.push_back(AffineMap::get(3, 0, exprs, context));
+      maps.push_back(AffineMap::get(rank, 0, exprs, context));
     }
     if (!expandable)
       continue;
-    maps.push_back(AffineMap::getMultiDimIdentityMap(3, context));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
     auto resultType = RankedTensorType::get(
         panelType.getShape(),
         cast<RankedTensorType>(epilogue.getResult(0).getType())
@@ -555,7 +596,7 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
                                          resultType.getElementType());
     auto expanded = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
-        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel));
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
     rewriter.inlineRegionBefore(epilogue.getRegion(), expanded.getRegion(),
                                 expanded.getRegion().begin());
     auto view = tensor::CollapseShapeOp::create(
@@ -568,39 +609,47 @@ static void expandPanelEpilogues(RewriterBase &rewriter,
   }
 }
 
-/// Whether `root` (an epilogue run over panels, expandPanelEpilogues) reads
-/// a product by packed panels of the group.
-static bool readsPackedMatmul(Operation *root,
-                              const llvm::SetVector<Operation *> &group) {
-  return llvm::any_of(root->getOperands(), [&](Value operand) {
-    Operation *def = operand.getDefiningOp();
-    return def && group.contains(def) && isPackedMatmul(def);
-  });
-}
-
-/// Tile sizes for an M x N/n0 x n0 epilogue over panels: whole rows, a run
+/// Tile sizes for a root that computes over panels, viewed without them by
+/// `view` (an epilogue that expandPanelEpilogues expanded, or the
+/// contraction itself). M x N/n0 x n0 (a matrix product): whole rows, a run
 /// of panels whose tile fits the budget (at least two tiles when there are
 /// two panels). A product's tile then computes every row for its panels,
 /// each panel of weights read once, and its register tiles cover the rows
 /// whatever M is (the last row tile is peeled); tiles along rows would read
 /// every weight once per row tile, and a prime M (197 tokens) would give
-/// one-row tiles.
+/// one-row tiles. A convolution's: the tiles of its 4-D view
+/// (chooseTileSizes), in whole panels.
 static SmallVector<int64_t> choosePanelTileSizes(TilingInterface root,
+                                                 tensor::CollapseShapeOp view,
                                                  int64_t tileBytes) {
   auto type = cast<RankedTensorType>(root->getResult(0).getType());
-  int64_t m = type.getDimSize(0), panels = type.getDimSize(1);
-  int64_t n0 = type.getDimSize(2);
-  if (panels < 2)
-    return chooseTileSizes(root, /*channelsLast=*/false, tileBytes);
   int64_t elemBytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  int64_t budget = std::max<int64_t>(tileBytes / (elemBytes * m * n0), 1);
-  return {0, largestDivisorAtMost(panels, std::min(budget, panels / 2)), 0};
+  int64_t split = *getPanelDim(view);
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t panels = shape[split], n0 = shape[split + 1];
+  if (type.getRank() == 3) {
+    int64_t m = shape[0];
+    if (panels < 2)
+      return chooseTileSizes(root, /*channelsLast=*/false, tileBytes);
+    int64_t budget = std::max<int64_t>(tileBytes / (elemBytes * m * n0), 1);
+    return {0, largestDivisorAtMost(panels, std::min(budget, panels / 2)), 0};
+  }
+  ArrayRef<int64_t> viewShape = view.getResultType().getShape();
+  SmallVector<int64_t> sizes = chooseTileSizes(
+      viewShape, elemBytes, /*channelsLast=*/split == 3, tileBytes);
+  // The channels' tile in whole panels; otherwise all channels.
+  int64_t channels = sizes[split] ? sizes[split] : viewShape[split];
+  sizes[split] =
+      channels % n0 == 0 && channels != viewShape[split] ? channels / n0 : 0;
+  sizes.insert(sizes.begin() + split + 1, 0);
+  return sizes;
 }
 
 /// Tiles the op producing `root` and fuses into its loops every producer of
 /// the group.
 static void tileAndFuseGroup(RewriterBase &rewriter, int64_t tileBytes,
-                             Value root, llvm::SetVector<Operation *> &group) {
+                             Value root, llvm::SetVector<Operation *> &group,
+                             tensor::CollapseShapeOp panelView) {
   auto rootOp = root.getDefiningOp<TilingInterface>();
   if (!rootOp || !group.contains(rootOp))
     return;
@@ -612,8 +661,8 @@ static void tileAndFuseGroup(RewriterBase &rewriter, int64_t tileBytes,
       }))
     return;
   SmallVector<int64_t> tileSizes =
-      readsPackedMatmul(rootOp, group)
-          ? choosePanelTileSizes(rootOp, tileBytes)
+      panelView
+          ? choosePanelTileSizes(rootOp, panelView, tileBytes)
           : chooseTileSizes(rootOp, isChannelsLastGroup(group), tileBytes);
   if (llvm::all_of(tileSizes, [](int64_t t) { return t == 0; }))
     return;
@@ -712,11 +761,15 @@ struct GraphLowerFusedPass
       expandPanelEpilogues(rewriter, group);
       padGroupInputsInPlace(rewriter, group);
       for (Value root : getGroupResults(group)) {
-        // The M x N view of a product by packed panels: tile what it views.
+        // The view of a computation over packed panels: tile what it views.
+        tensor::CollapseShapeOp panelView;
         if (auto view = root.getDefiningOp<tensor::CollapseShapeOp>();
-            view && group.contains(view))
+            view && group.contains(view) && getPanelDim(view) &&
+            !isPackedContraction(view.getSrc().getDefiningOp())) {
           root = view.getSrc();
-        tileAndFuseGroup(rewriter, tileBytes, root, group);
+          panelView = view;
+        }
+        tileAndFuseGroup(rewriter, tileBytes, root, group, panelView);
       }
       eraseDeadGroupOps(rewriter, group);
     }

@@ -22,7 +22,7 @@
 
 #include "Parallelism.h"
 
-#include "graph/Conversion/PackedMatmul.h"
+#include "graph/Conversion/PackedContraction.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/CPU/KernelConfig.h"
@@ -114,6 +114,15 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
     RegisterTile tile =
         chooseRegisterTile(target, ranges[2], ranges[3], kDepthwise);
     return SmallVector<int64_t>{1, 1, tile.rows, tile.lanes, 1, 1};
+  }
+  if (isPackedConv(op)) {
+    // Loops: n, oh, ow, panel, column, kh, kw, c. The packing chose f0 for
+    // this target (or another: the tile suits the f0 it has).
+    int64_t f0 = ranges[4];
+    ConvConfig config = chooseConvConfig(target, ranges[1], ranges[2],
+                                         ranges[3] * f0, ranges[7], f0);
+    return SmallVector<int64_t>{
+        1, config.tileHeight, config.tileWidth, 1, f0, 1, 1, config.kTile};
   }
   if (isPackedMatmul(op)) {
     // Loops: m, panel, column, k. The packing chose n0 for this target;
@@ -219,6 +228,9 @@ chooseInterchange(const CPUTarget &target, linalg::LinalgOp op) {
   // Loops: m, panel, column, k.
   if (isPackedMatmul(op))
     return SmallVector<int64_t>{1, 0, 2, 3};
+  // Loops: n, oh, ow, panel, column, kh, kw, c.
+  if (isPackedConv(op))
+    return SmallVector<int64_t>{3, 0, 1, 2, 4, 5, 6, 7};
   if (!isa<linalg::Conv2DNhwcHwcfOp>(op))
     return std::nullopt;
   auto bytes = [](Value value) {
@@ -388,82 +400,146 @@ LogicalResult GraphVectorizePass::decomposeConvolutions() {
   return applyPatternsGreedily(getOperation(), std::move(patterns));
 }
 
-/// The micro-kernel of a register tile of a product by packed panels
-/// (isPackedMatmul), rows x panels x n0 accumulators over a few steps of K:
-/// per step, each panel's n0 weights are one load from consecutive
-/// addresses, each row's input one broadcast, and every accumulator one FMA.
-/// Written out rather than left to the vectorizer, whose lowering of a
-/// contraction with two parallel dimensions on the weights' side is not an
-/// outer product. The accumulators are read and written once per tile;
-/// hoistAccumulators then carries them across the loop over K.
-static void emitPackedMatmulKernel(RewriterBase &rewriter,
-                                   linalg::GenericOp op) {
+/// The micro-kernel of a register tile of a contraction by packed weights
+/// (isPackedContraction): every accumulator of the tile, one vector of n0
+/// columns per row and panel, over a few reduction steps. Per step, each
+/// panel's n0 weights are one load from consecutive addresses, each row's
+/// input one broadcast, and every accumulator one FMA. The loops are
+/// classified from the indexing maps, so that one emitter serves both
+/// kinds: the column loop indexes the output's innermost dimension, the
+/// other parallel loops the weights read are panels, the rest rows (m; n,
+/// oh, ow). Every index is a constant of the tile: the maps are evaluated
+/// at each point. Written out rather than left to the vectorizer, whose
+/// lowering of a contraction with two parallel dimensions on the weights'
+/// side is not an outer product (and which gave wrong values for NCHW
+/// convolutions). The accumulators are read and written once per tile;
+/// hoistAccumulators then carries them across the reduction loops.
+static void emitPackedContractionKernel(RewriterBase &rewriter,
+                                        linalg::GenericOp op) {
   Location loc = op.getLoc();
-  Value lhs = op.getDpsInputOperand(0)->get();
-  Value packed = op.getDpsInputOperand(1)->get();
-  Value acc = op.getDpsInitOperand(0)->get();
+  OpOperand *lhsOperand = op.getDpsInputOperand(0);
+  OpOperand *packedOperand = op.getDpsInputOperand(1);
+  OpOperand *accOperand = op.getDpsInitOperand(0);
+  AffineMap lhsMap = op.getMatchingIndexingMap(lhsOperand);
+  AffineMap packedMap = op.getMatchingIndexingMap(packedOperand);
+  AffineMap accMap = op.getMatchingIndexingMap(accOperand);
+  Value lhs = lhsOperand->get(), packed = packedOperand->get();
+  Value acc = accOperand->get();
   auto accType = cast<RankedTensorType>(acc.getType());
-  int64_t rows = accType.getDimSize(0), panels = accType.getDimSize(1);
-  int64_t n0 = accType.getDimSize(2);
-  int64_t steps = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned columnLoop =
+      cast<AffineDimExpr>(accMap.getResults().back()).getPosition();
+  int64_t n0 = ranges[columnLoop];
+  SmallVector<unsigned> rowLoops, panelLoops, reductionLoops;
+  for (unsigned loop = 0; loop < ranges.size(); ++loop) {
+    if (loop == columnLoop)
+      continue;
+    if (iterators[loop] == utils::IteratorType::reduction)
+      reductionLoops.push_back(loop);
+    else if (packedMap.isFunctionOfDim(loop))
+      panelLoops.push_back(loop);
+    else
+      rowLoops.push_back(loop);
+  }
+  // Every point of the given loops, the first loop outermost, as a full
+  // iteration vector with the other loops at 0.
+  auto pointsOf = [&](ArrayRef<unsigned> loops) {
+    SmallVector<SmallVector<int64_t>> points = {
+        SmallVector<int64_t>(ranges.size(), 0)};
+    for (unsigned loop : loops) {
+      SmallVector<SmallVector<int64_t>> next;
+      for (const SmallVector<int64_t> &point : points)
+        for (int64_t i = 0; i < ranges[loop]; ++i) {
+          next.push_back(point);
+          next.back()[loop] = i;
+        }
+      points = std::move(next);
+    }
+    return points;
+  };
+  SmallVector<SmallVector<int64_t>> rows = pointsOf(rowLoops);
+  SmallVector<SmallVector<int64_t>> panels = pointsOf(panelLoops);
+  SmallVector<SmallVector<int64_t>> steps = pointsOf(reductionLoops);
+  auto combine = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+    SmallVector<int64_t> point(a);
+    for (auto [x, y] : llvm::zip(point, b))
+      x += y;
+    return point;
+  };
+
   Type f32 = accType.getElementType();
   auto vectorType = VectorType::get({n0}, f32);
   auto tileType = VectorType::get(accType.getShape(), f32);
-  auto index = [&](int64_t i) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, i);
+  auto indices = [&](AffineMap map, ArrayRef<int64_t> point) {
+    SmallVector<Value> values;
+    for (int64_t i : map.compose(point))
+      values.push_back(arith::ConstantIndexOp::create(rewriter, loc, i));
+    return values;
   };
   Value padding =
       arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
-  Value zero = index(0);
   // The accumulator tile is one full-rank transfer each way, as the
   // vectorizer writes them: hoistAccumulators moves such pairs out of the
-  // loop over K.
-  SmallVector<bool> inBounds(3, true);
+  // reduction loops.
+  SmallVector<Value> origin(accType.getRank(),
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
+  SmallVector<bool> inBounds(accType.getRank(), true);
   Value tile = vector::TransferReadOp::create(
-      rewriter, loc, tileType, acc, ValueRange{zero, zero, zero}, padding,
-      ArrayRef<bool>(inBounds));
+      rewriter, loc, tileType, acc, origin, padding, ArrayRef<bool>(inBounds));
+  // The position of each (row, panel) accumulator in the tile: the output
+  // map at that point, without the column.
+  auto positionOf = [&](ArrayRef<int64_t> row, ArrayRef<int64_t> panel) {
+    return llvm::to_vector(
+        ArrayRef<int64_t>(accMap.compose(combine(row, panel))).drop_back());
+  };
   SmallVector<Value> sums;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t p = 0; p < panels; ++p)
+  for (const SmallVector<int64_t> &row : rows)
+    for (const SmallVector<int64_t> &panel : panels)
       sums.push_back(vector::ExtractOp::create(rewriter, loc, tile,
-                                               ArrayRef<int64_t>{r, p}));
+                                               positionOf(row, panel)));
   SmallVector<bool> rowInBounds = {true};
-  for (int64_t k = 0; k < steps; ++k) {
+  for (const SmallVector<int64_t> &step : steps) {
     SmallVector<Value> weights;
-    for (int64_t p = 0; p < panels; ++p)
-      weights.push_back(
-          vector::TransferReadOp::create(rewriter, loc, vectorType, packed,
-                                         ValueRange{index(p), index(k), zero},
-                                         padding, ArrayRef<bool>(rowInBounds)));
-    for (int64_t r = 0; r < rows; ++r) {
+    for (const SmallVector<int64_t> &panel : panels)
+      weights.push_back(vector::TransferReadOp::create(
+          rewriter, loc, vectorType, packed,
+          indices(packedMap, combine(panel, step)), padding,
+          ArrayRef<bool>(rowInBounds)));
+    for (auto [r, row] : llvm::enumerate(rows)) {
       Value x = tensor::ExtractOp::create(rewriter, loc, lhs,
-                                          ValueRange{index(r), index(k)});
+                                          indices(lhsMap, combine(row, step)));
       Value broadcast =
           vector::BroadcastOp::create(rewriter, loc, vectorType, x);
-      for (int64_t p = 0; p < panels; ++p) {
-        Value &sum = sums[r * panels + p];
-        sum = vector::FMAOp::create(rewriter, loc, broadcast, weights[p], sum);
+      for (auto [p, weight] : llvm::enumerate(weights)) {
+        Value &sum = sums[r * panels.size() + p];
+        sum = vector::FMAOp::create(rewriter, loc, broadcast, weight, sum);
       }
     }
   }
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t p = 0; p < panels; ++p)
-      tile = vector::InsertOp::create(rewriter, loc, sums[r * panels + p], tile,
-                                      ArrayRef<int64_t>{r, p});
-  Value result = vector::TransferWriteOp::create(rewriter, loc, tile, acc,
-                                                 ValueRange{zero, zero, zero},
-                                                 ArrayRef<bool>(inBounds))
+  for (auto [r, row] : llvm::enumerate(rows))
+    for (auto [p, panel] : llvm::enumerate(panels))
+      tile =
+          vector::InsertOp::create(rewriter, loc, sums[r * panels.size() + p],
+                                   tile, positionOf(row, panel));
+  Value result = vector::TransferWriteOp::create(
+                     rewriter, loc, tile, acc, origin, ArrayRef<bool>(inBounds))
                      .getResult();
   rewriter.replaceOp(op, result);
 }
 
-/// Whether `op` is a register tile of a product by packed panels: a full
-/// tile, or the partial one that peeling left (fewer rows).
-static bool isPackedMatmulTile(linalg::LinalgOp op) {
-  if (!isPackedMatmul(op) || !op->getParentOfType<LoopLikeOpInterface>())
+/// Whether `op` is a register tile of a contraction by packed weights: a
+/// full tile, or the partial one that peeling left (fewer rows), small
+/// enough to be written out.
+static bool isPackedContractionTile(linalg::LinalgOp op) {
+  if (!isPackedContraction(op) || !op->getParentOfType<LoopLikeOpInterface>())
     return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ranges[0] <= 32 && ranges[1] <= 8 && ranges[3] <= kReductionTile;
+  int64_t points = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    points *= range;
+  // At most 32 rows x 8 panels of accumulators over kReductionTile steps,
+  // 128 lanes each.
+  return points <= 32 * 8 * kReductionTile * 128;
 }
 
 /// Vectorizes the register tiles: the ops with static shapes small enough to
@@ -474,7 +550,7 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
     if (!hasStaticTensorSemantics(op))
       return;
     if (isa<linalg::Conv1DNwcWcfOp, linalg::DepthwiseConv1DNwcWcOp>(op) ||
-        isPackedMatmulTile(op)) {
+        isPackedContractionTile(op)) {
       targets.push_back(op);
       return;
     }
@@ -484,8 +560,8 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
   });
   for (linalg::LinalgOp op : targets) {
     rewriter.setInsertionPoint(op);
-    if (isPackedMatmul(op)) {
-      emitPackedMatmulKernel(rewriter, cast<linalg::GenericOp>(op));
+    if (isPackedContraction(op)) {
+      emitPackedContractionKernel(rewriter, cast<linalg::GenericOp>(op));
       continue;
     }
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(

@@ -6,12 +6,14 @@
 // maps onto it directly. An NCHW one has its input transposed to NHWC, its
 // weight to HWCF (at compile time when it is a constant) and its result
 // back to NCHW. The input is zero-padded, the output initialised with the
-// bias.
+// bias. Weights packed by graph-pack-weights (`packed_weight`) are read by a
+// contraction over their panels instead (PackedContraction.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "GraphToLinalgPatterns.h"
 
+#include "graph/Conversion/PackedContraction.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,6 +24,63 @@
 
 using namespace mlir;
 using namespace mlir::graph;
+
+/// The convolution of the padded NHWC `input` by weights packed as F/f0 x
+/// KH x KW x C x f0 (graph.conv2d's `packed_weight`), accumulated onto
+/// `bias` (or zero): a contraction into N x OH x OW x F/f0 x f0, one panel
+/// of f0 filters per step of its fourth loop, viewed as the N x OH x OW x F
+/// `type`, or with `nchw` transposed to N x F/f0 x f0 x OH x OW and viewed
+/// as the N x F x OH x OW `type`. Its loops are (n, oh, ow, panel, column,
+/// kh, kw, c), the form graph-vectorize gives its micro-kernel
+/// (PackedContraction.h).
+static Value createPackedConv(OpBuilder &b, Location loc, RankedTensorType type,
+                              bool nchw, Value input, Value packed, Value bias,
+                              ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  int64_t panels = packedType.getDimSize(0), f0 = packedType.getDimSize(4);
+  Type elementType = type.getElementType();
+  int64_t n = type.getDimSize(0), oh = type.getDimSize(nchw ? 2 : 1),
+          ow = type.getDimSize(nchw ? 3 : 2);
+  auto panelType = RankedTensorType::get({n, oh, ow, panels, f0}, elementType);
+  Value init;
+  if (bias) {
+    Value panelBias = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({panels, f0}, elementType), bias,
+        ArrayRef<ReassociationIndices>{{0, 1}});
+    init = linalg::BroadcastOp::create(b, loc, panelBias,
+                                       createEmptyTensor(b, loc, panelType),
+                                       ArrayRef<int64_t>{0, 1, 2})
+               .getResult()[0];
+  } else {
+    init = createFilledTensor(b, loc, panelType, 0.0f);
+  }
+  SmallVector<AffineMap> maps =
+      getPackedConvIndexingMaps(b.getContext(), strides, dilations);
+  SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+  iterators.append(3, utils::IteratorType::reduction);
+  Value conv =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{panelType}, ValueRange{input, packed},
+          ValueRange{init}, maps, iterators,
+          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            // acc + x * w, linalg.conv_2d_nhwc_hwcf's body.
+            Value mul =
+                arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
+            Value add = arith::AddFOp::create(nested, nestedLoc, args[2], mul);
+            linalg::YieldOp::create(nested, nestedLoc, add);
+          })
+          .getResult(0);
+  if (nchw) {
+    conv = createTranspose(b, loc, conv, {0, 3, 4, 1, 2});
+    return tensor::CollapseShapeOp::create(
+        b, loc, type, conv,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  }
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, conv,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
 
 namespace {
 
@@ -49,6 +108,13 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
     int64_t oh = resultType.getDimSize(nchw ? 2 : 1);
     int64_t ow = resultType.getDimSize(nchw ? 3 : 2);
     int64_t groups = op.getGroups();
+    if (op.getPackedWeight()) {
+      rewriter.replaceOp(op,
+                         createPackedConv(rewriter, loc, resultType, nchw,
+                                          input, weight, adaptor.getBias(),
+                                          op.getStrides(), op.getDilations()));
+      return success();
+    }
 
     // The accumulator starts as the bias broadcast over N, OH, OW, or zero.
     auto outType = RankedTensorType::get({n, oh, ow, f}, elementType);

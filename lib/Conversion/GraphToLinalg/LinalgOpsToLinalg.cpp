@@ -10,7 +10,7 @@
 
 #include "GraphToLinalgPatterns.h"
 
-#include "graph/Conversion/PackedMatmul.h"
+#include "graph/Conversion/PackedContraction.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,7 +34,7 @@ static Value createMatmul(OpBuilder &b, Location loc, RankedTensorType type,
 /// `packed_b`): a contraction into M x N/n0 x n0, one panel of n0 columns
 /// per step of its second loop, viewed as the M x N `type`. Its loops are
 /// (m, panel, column, k), the form graph-vectorize gives its micro-kernel
-/// (PackedMatmul.h).
+/// (PackedContraction.h).
 static Value createPackedMatmul(OpBuilder &b, Location loc,
                                 RankedTensorType type, Value lhs,
                                 Value packed) {

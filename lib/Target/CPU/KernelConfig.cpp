@@ -129,3 +129,63 @@ std::string MatmulConfig::describe() const {
      << panelColumns << " k=" << kTile;
   return result;
 }
+
+ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
+                                         int64_t outputHeight,
+                                         int64_t outputWidth, int64_t filters,
+                                         int64_t channels,
+                                         int64_t panelColumns) {
+  int64_t f32Lanes = target.getF32Lanes();
+  llvm::SmallVector<int64_t> candidates =
+      panelColumns > 0 ? llvm::SmallVector<int64_t>{panelColumns}
+                       : laneTileCandidates(filters, f32Lanes,
+                                            /*maxVectors=*/8);
+  // The scoring of chooseRegisterTile over 2-D blocks of pixels; among
+  // equals, the widest block (one output row reads one input row).
+  ConvConfig best;
+  double bestScore = -1;
+  int64_t bestAccumulators = 0;
+  for (int64_t lanes : candidates) {
+    int64_t columns = llvm::divideCeil(lanes, f32Lanes);
+    for (int64_t width = std::min<int64_t>(outputWidth, 32); width >= 1;
+         --width) {
+      if (outputWidth % width != 0)
+        continue;
+      for (int64_t height = 1; height * width <= 32; ++height) {
+        if (height > outputHeight)
+          break;
+        if (outputHeight % height != 0)
+          continue;
+        int64_t rows = height * width;
+        int64_t accumulators = rows * columns;
+        if (accumulators + columns * kBroadcastFMA.registersPerColumn +
+                kBroadcastFMA.fixedRegisters >
+            target.numVectorRegisters)
+          continue;
+        double score = double(accumulators) / double(rows + columns);
+        if (score > bestScore ||
+            (score == bestScore && accumulators > bestAccumulators)) {
+          best.panelColumns = lanes;
+          best.tileHeight = height;
+          best.tileWidth = width;
+          bestScore = score;
+          bestAccumulators = accumulators;
+        }
+      }
+    }
+  }
+  best.kTile = powerOfTwoTile(channels, kReductionTile);
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conv " << outputHeight << " x "
+                          << outputWidth << " x " << filters << " from "
+                          << channels << " channels on " << target.getISAName()
+                          << ": " << best.describe() << "\n");
+  return best;
+}
+
+std::string ConvConfig::describe() const {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << "f0=" << panelColumns << " tile=" << tileHeight << "x" << tileWidth
+     << "x" << panelColumns << " k=" << kTile;
+  return result;
+}

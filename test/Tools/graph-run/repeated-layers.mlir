@@ -12,7 +12,7 @@
 
 // One conv2d_relu kernel is left, with the bias and the weights (in the
 // layout the kernel reads) as arguments, called three times.
-// CHECK:     func.func private @main_kernel1_conv2d_relu(%{{.*}}: tensor<1x5x5x2xf32>, %{{.*}}: tensor<2xf32>, %{{.*}}: tensor<3x3x2x2xf32>)
+// CHECK:     func.func private @main_kernel1_conv2d_relu(%{{.*}}: tensor<1x5x5x2xf32>, %{{.*}}: tensor<1x2xf32>, %{{.*}}: tensor<1x3x3x2x2xf32>)
 // CHECK-NOT: func.func private @main_kernel{{[23]}}_conv2d_relu
 // CHECK:     func.func @main
 // CHECK:     call @main_kernel1_conv2d_relu(%{{.*}}, %{{.*}}, %{{.*}})

@@ -91,6 +91,31 @@ struct MatmulConfig {
 MatmulConfig chooseMatmulConfig(const CPUTarget &target, int64_t m, int64_t n,
                                 int64_t k);
 
+/// How a convolution by constant weights runs: its KH x KW x C x F weights
+/// packed as F/f0 x KH x KW x C x f0 (graph.conv2d's `packed_weight`), and
+/// the micro-kernel's register tile: tileHeight x tileWidth output pixels
+/// (a block of output rows and columns, so that small maps such as 7 x 7
+/// and 14 x 14 still give tall tiles) by the f0 filters of one panel.
+struct ConvConfig {
+  /// Filters per packed panel, f0: whole vectors where F allows.
+  int64_t panelColumns = 1;
+  /// Output rows and columns per register tile; they divide OH and OW.
+  int64_t tileHeight = 1;
+  int64_t tileWidth = 1;
+  /// Input channels per iteration of the kernel's reduction loop.
+  int64_t kTile = 1;
+
+  /// `f0=32 tile=1x7x32 k=8` (rows x columns x f0, channel steps).
+  std::string describe() const;
+};
+
+/// The configuration for a convolution with an OH x OW output, F filters and
+/// C input channels. With `panelColumns` set (weights already packed, for
+/// this target or another), the tile is chosen for that f0.
+ConvConfig chooseConvConfig(const CPUTarget &target, int64_t outputHeight,
+                            int64_t outputWidth, int64_t filters,
+                            int64_t channels, int64_t panelColumns = 0);
+
 } // namespace graph
 } // namespace mlir
 

@@ -279,6 +279,9 @@ static OpFoldResult foldConv2D(Conv2DOp op, RankedTensorType type,
 }
 
 OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
+  // Packed weights exist only after folding ran (graph-pack-weights).
+  if (getPackedWeight())
+    return {};
   RankedTensorType type = getFoldableType(getType());
   if (!type || type.getRank() != 4)
     return {};

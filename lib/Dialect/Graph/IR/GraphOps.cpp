@@ -214,22 +214,35 @@ LogicalResult Conv2DOp::verify() {
   if (failed(nhwc) ||
       failed(checkComputeTypes(*this, {"input", "weight", "bias"})) ||
       failed(checkRank(*this, getInput(), "input", 4,
-                       *nhwc ? "N x H x W x C" : "N x C x H x W")) ||
-      failed(checkRank(*this, getWeight(), "weight", 4,
-                       *nhwc ? "KH x KW x C/groups x F"
-                             : "F x C/groups x KH x KW")))
+                       *nhwc ? "N x H x W x C" : "N x C x H x W")))
     return failure();
+  if (getPackedWeight()) {
+    if (getGroups() != 1)
+      return emitOpError() << "'packed_weight' needs groups = 1";
+    if (failed(checkRank(*this, getWeight(), "weight", 5,
+                         "F/f0 x KH x KW x C x f0 (packed_weight)")))
+      return failure();
+  } else if (failed(checkRank(*this, getWeight(), "weight", 4,
+                              *nhwc ? "KH x KW x C/groups x F"
+                                    : "F x C/groups x KH x KW"))) {
+    return failure();
+  }
   // The checks below read NCHW and FCHW; an NHWC conv's shapes are permuted
   // into those orders first, and the dimension numbers of the messages
   // follow its own order.
   SmallVector<int64_t> input(shapeOf(getInput()));
   SmallVector<int64_t> weight(shapeOf(getWeight()));
-  if (*nhwc) {
+  if (getPackedWeight()) {
+    if (*nhwc)
+      input = toNCHW(input);
+    ArrayRef<int64_t> packed = shapeOf(getWeight());
+    weight = {packed[0] * packed[4], packed[3], packed[1], packed[2]};
+  } else if (*nhwc) {
     input = toNCHW(input);
     ArrayRef<int64_t> hwcf = shapeOf(getWeight());
     weight = {hwcf[3], hwcf[2], hwcf[0], hwcf[1]};
   }
-  int64_t weightChannelDim = *nhwc ? 2 : 1;
+  int64_t weightChannelDim = getPackedWeight() ? 3 : *nhwc ? 2 : 1;
   int64_t channels = input[1], filters = weight[0], groups = getGroups();
   if (groups < 1)
     return emitOpError() << "attribute 'groups' must be >= 1, but got "

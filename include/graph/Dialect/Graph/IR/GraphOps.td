@@ -99,6 +99,12 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
     N x OH x OW x F output; the bias, strides, padding `[top, left, bottom,
     right]` and dilations keep their meaning. `graph-convert-layout` makes
     this form; the default `"NCHW"` is the ONNX/PyTorch one.
+
+    With `packed_weight` (`groups` 1 only, either layout), the weight is
+    packed for the target's micro-kernel (graph-pack-weights): F/f0 x KH x
+    KW x C x f0, filter `j * f0 + l` being `weight[j, :, :, :, l]` (its
+    KH x KW x C weights), so that a kernel streams every weight of f0
+    filters from consecutive addresses.
   }];
   let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
                    Optional<AnyTensor>:$bias,
@@ -106,7 +112,7 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
                    DefaultValuedAttr<I64Attr, "1">:$groups,
-                   Graph_LayoutAttr:$layout);
+                   Graph_LayoutAttr:$layout, UnitAttr:$packed_weight);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:`
