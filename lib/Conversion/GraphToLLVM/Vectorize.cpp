@@ -222,21 +222,27 @@ LogicalResult GraphVectorizePass::decomposePads() {
 /// weights stays in the caches while every tile of activations streams past
 /// it, rather than all weights streaming once per row of output (ResNet-18's
 /// last stage: 9.4 MB of weights for a 7 x 7 x 512 output, seven times).
-/// Weights packed into panels are streamed that way whatever their size.
+/// Weights packed into panels for a matrix product are streamed that way
+/// whatever their size; a convolution's only when they outgrow half the L2:
+/// below, the panels are the innermost tile loop, so that each tile of
+/// input is read from L1 for every panel while the weights stay in L2.
 static std::optional<SmallVector<int64_t>>
 chooseInterchange(const CPUTarget &target, linalg::LinalgOp op) {
-  // Loops: m, panel, column, k.
-  if (isPackedMatmul(op))
-    return SmallVector<int64_t>{1, 0, 2, 3};
-  // Loops: n, oh, ow, panel, column, kh, kw, c.
-  if (isPackedConv(op))
-    return SmallVector<int64_t>{3, 0, 1, 2, 4, 5, 6, 7};
-  if (!isa<linalg::Conv2DNhwcHwcfOp>(op))
-    return std::nullopt;
   auto bytes = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     return type.getNumElements() * type.getElementTypeBitWidth() / 8;
   };
+  // Loops: m, panel, column, k.
+  if (isPackedMatmul(op))
+    return SmallVector<int64_t>{1, 0, 2, 3};
+  // Loops: n, oh, ow, panel, column, kh, kw, c.
+  if (isPackedConv(op)) {
+    if (bytes(op.getDpsInputOperand(1)->get()) <= target.l2Bytes / 2)
+      return std::nullopt;
+    return SmallVector<int64_t>{3, 0, 1, 2, 4, 5, 6, 7};
+  }
+  if (!isa<linalg::Conv2DNhwcHwcfOp>(op))
+    return std::nullopt;
   // Loops: n, oh, ow, f, kh, kw, c.
   int64_t weightBytes = bytes(op.getDpsInputOperand(1)->get());
   if (weightBytes <= bytes(op.getDpsInputOperand(0)->get()) ||

@@ -60,15 +60,17 @@ func.func @keys(%q: tensor<2x5x16xf32>, %k: tensor<2x16x197xf32>) -> tensor<2x5x
 }
 
 // A convolution by packed weights (F/f0 x KH x KW x C x f0: two panels of
-// 16 filters), NHWC: the panel loop outermost, then tiles of 3 x 2 output
-// pixels (12 accumulators: 6 pixels x 2 ymm) over the 6 x 8 map, the loops
-// over KH, KW and the channels carrying them; per step of the channels one
-// broadcast per pixel, two loads of weights, one FMA per accumulator.
+// 16 filters), NHWC: tiles of 3 x 2 output pixels (12 accumulators: 6
+// pixels x 2 ymm) over the 6 x 8 map, the panels innermost (weights this
+// small stay in L2 while each tile of input is read from L1 for both), the
+// loops over KH, KW and the channels carrying the accumulators; per step of
+// the channels one broadcast per pixel, two loads of weights, one FMA per
+// accumulator.
 // CHECK-LABEL: func.func @packed_conv
 // CHECK: vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x6x8x2x16xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 {{.*}} -> (tensor<1x6x8x2x16xf32>)
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c6 step %c3 {{.*}} -> (tensor<1x6x8x2x16xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c3 {{.*}} -> (tensor<1x6x8x2x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c2 {{.*}} -> (tensor<1x6x8x2x16xf32>)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c2 step %c1 {{.*}} -> (tensor<1x6x8x2x16xf32>)
 // CHECK-NEXT: vector.transfer_read {{.*}} : tensor<1x6x8x2x16xf32>, vector<3x2x1x16xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {{.*}} -> (vector<1x3x2x1x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c3 step %c1 {{.*}} -> (vector<1x3x2x1x16xf32>)
