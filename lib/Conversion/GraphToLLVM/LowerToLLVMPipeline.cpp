@@ -95,6 +95,50 @@ struct DistinctResultBuffersPass
     });
   }
 };
+/// Returns the buffer a function computed its result in, not a view of it:
+/// a result computed over packed panels (N x OH x OW x F/f0 x f0) is
+/// returned as its collapse to N x OH x OW x F, which hides the allocation
+/// from buffer-results-to-out-params (it would copy the result into the
+/// out-parameter). The buffer is allocated in the returned shape instead,
+/// and the computation writes into its expanded view.
+struct ReturnBuffersNotViewsPass
+    : public PassWrapper<ReturnBuffersNotViewsPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReturnBuffersNotViewsPass)
+
+  StringRef getArgument() const final {
+    return "graph-return-buffers-not-views";
+  }
+  StringRef getDescription() const final {
+    return "Allocate a returned collapse_shape's buffer in the returned shape";
+  }
+
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto collapse = operand.get().getDefiningOp<memref::CollapseShapeOp>();
+        if (!collapse)
+          continue;
+        auto alloc = collapse.getSrc().getDefiningOp<memref::AllocOp>();
+        MemRefType type = collapse.getResultType();
+        if (!alloc || !type.hasStaticShape() ||
+            !type.getLayout().isIdentity() ||
+            !alloc.getType().getLayout().isIdentity())
+          continue;
+        OpBuilder builder(alloc);
+        auto buffer = memref::AllocOp::create(builder, alloc.getLoc(), type,
+                                              alloc.getAlignmentAttr());
+        auto view = memref::ExpandShapeOp::create(
+            builder, alloc.getLoc(), alloc.getType(), buffer,
+            collapse.getReassociationIndices());
+        alloc->replaceAllUsesWith(ValueRange{view.getResult()});
+        alloc.erase();
+        operand.set(buffer);
+      }
+    });
+  }
+};
+
 /// Lets the kernel that computes a function's result write it straight into
 /// the caller's out-parameter. After buffer-results-to-out-params, a result
 /// that a kernel call produced is a buffer the function allocates, passes to
@@ -249,6 +293,7 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // self-copy folds away.
   cleanUp();
   onFunctions(createCanonicalizerPass());
+  onFunctions(std::make_unique<ReturnBuffersNotViewsPass>());
   onFunctions(std::make_unique<DistinctResultBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParamsOptions;
   outParamsOptions.hoistStaticAllocs = true;
