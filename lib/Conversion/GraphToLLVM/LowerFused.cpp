@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PaddedBuffer.h"
 #include "Parallelism.h"
 
 #include "graph/Conversion/PackedContraction.h"
@@ -415,12 +416,12 @@ static bool isPaddedGroupInput(tensor::PadOp pad,
 }
 
 /// Replaces each pad of a group input (isPaddedGroupInput) by a buffer
-/// filled with the padding value, made right before the input's producer,
-/// and the input inserted into its interior: bufferization then lets the
-/// producer write into that interior (empty tensor elimination needs the
-/// filled buffer to exist before the producer starts), so that the padded
-/// input costs no copy at all, and the tiles of the convolution read their
-/// windows from it in place.
+/// whose border holds the padding value (fillBorder), made right before the
+/// input's producer, and the input inserted into its interior: bufferization
+/// then lets the producer write into that interior (empty tensor elimination
+/// needs the filled buffer to exist before the producer starts), so that the
+/// padded input costs no copy at all, and the tiles of the convolution read
+/// their windows from it in place.
 static void padGroupInputsInPlace(RewriterBase &rewriter,
                                   llvm::SetVector<Operation *> &group) {
   SmallVector<tensor::PadOp> pads;
@@ -428,7 +429,10 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
     if (auto pad = dyn_cast<tensor::PadOp>(op);
         pad && isPaddedGroupInput(pad, group) &&
         pad.getResultType().hasStaticShape() &&
-        pad.getSourceType().hasStaticShape())
+        pad.getSourceType().hasStaticShape() &&
+        llvm::all_of(pad.getMixedLowPad(), [](OpFoldResult v) {
+          return getConstantIntValue(v).has_value();
+        }))
       pads.push_back(pad);
   for (tensor::PadOp pad : pads) {
     Attribute padAttr;
@@ -449,9 +453,14 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
     // The padding value, made again here: its constant may come later.
     Value padValue =
         arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));
-    Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
-                                          ValueRange{empty})
-                       .getResult(0);
+    // Only the border: the interior is the input's.
+    SmallVector<Operation *> borderOps;
+    SmallVector<int64_t> low =
+        llvm::map_to_vector(pad.getMixedLowPad(), [](OpFoldResult v) {
+          return *getConstantIntValue(v);
+        });
+    Value filled = fillBorder(rewriter, loc, empty, padValue, low,
+                              pad.getSourceType().getShape(), &borderOps);
     // The input goes into the interior right after its producer, and every
     // other reader of the input reads that interior: the input then exists
     // only there (a residual connection reads the block input too).
@@ -469,7 +478,8 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
     rewriter.replaceUsesWithIf(source, interior, [&](OpOperand &use) {
       return use.getOwner() != pad && use.getOwner() != inserted;
     });
-    group.insert(filled.getDefiningOp());
+    for (Operation *op : borderOps)
+      group.insert(op);
     group.insert(inserted);
     group.remove(pad);
     rewriter.replaceOp(pad, inserted.getResult());

@@ -88,6 +88,38 @@ RegisterTile mlir::graph::chooseRegisterTile(const CPUTarget &target,
   return best;
 }
 
+RegisterTile mlir::graph::chooseDepthwiseTile(const CPUTarget &target,
+                                              int64_t rowExtent,
+                                              int64_t channels) {
+  int64_t f32Lanes = target.getF32Lanes();
+  // Half the register file for accumulators: the rest holds a step's weight
+  // and input vectors, several steps in flight.
+  int64_t budget = target.numVectorRegisters / 2;
+  RegisterTile best;
+  int64_t bestAccumulators = 0;
+  for (int64_t lanes :
+       laneTileCandidates(channels, f32Lanes, /*maxVectors=*/4)) {
+    int64_t columns = llvm::divideCeil(lanes, f32Lanes);
+    for (int64_t rows = std::min<int64_t>(rowExtent, 32); rows >= 1; --rows) {
+      int64_t accumulators = rows * columns;
+      if (rowExtent % rows != 0 || accumulators > budget)
+        continue;
+      // Most accumulators; among equals, more rows (more input vectors
+      // shared along KW).
+      if (accumulators > bestAccumulators ||
+          (accumulators == bestAccumulators && rows > best.rows)) {
+        best = {rows, lanes};
+        bestAccumulators = accumulators;
+      }
+    }
+  }
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] depthwise tile for " << rowExtent
+                          << " pixels x " << channels << " channels on "
+                          << target.getISAName() << ": " << best.rows << " x "
+                          << best.lanes << "\n");
+  return best;
+}
+
 /// Independent accumulators a kernel wants in flight: an FMA's latency (4
 /// cycles) times the FMA ports (2) of the cores the tiles are fitted to.
 static constexpr int64_t kAccumulatorsInFlight = 8;

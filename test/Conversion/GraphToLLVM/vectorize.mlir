@@ -56,15 +56,15 @@ func.func @conv_odd(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x5xf32>,
   return %0 : tensor<1x7x7x5xf32>
 }
 
-// Depthwise: one FMA of 8 x 32 per kernel position (16 registers of
-// accumulators; taller tiles save no loads here).
+// Depthwise: the whole 3 x 3 window in each register tile, written out as
+// vector FMAs of an input vector by a weight vector: 16 pixels x 16
+// channels (16 accumulators, half the register file), 9 steps each.
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT: linalg.depthwise
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x32xf32>, vector<8x32xf32>
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK: vector.fma {{.*}} : vector<8x32xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x8x16x32xf32>
+// CHECK: scf.for {{.*}} to %c8 step %c1 {{.*}} -> (tensor<1x8x16x32xf32>)
+// CHECK-NEXT: scf.for {{.*}} to %c32 step %c16 {{.*}} -> (tensor<1x8x16x32xf32>)
+// CHECK-COUNT-144: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
 // CHECK: return
 func.func @depthwise(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3x32xf32>,
                      %init: tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32> {
@@ -75,13 +75,13 @@ func.func @depthwise(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3x32xf32>,
 }
 
 // 48 channels, which 32 does not divide, in tiles of whole 16-lane vectors
-// rather than 24 lanes (one and a half), 16 rows tall.
+// rather than 24 lanes (one and a half), 16 pixels wide.
 // CHECK-LABEL: func.func @depthwise_48
 // CHECK-NOT: linalg.depthwise
-// CHECK: scf.for {{.*}} step %c16
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x16x48xf32>, vector<16x16xf32>
-// CHECK: vector.fma {{.*}} : vector<16x16xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<1x8x16x48xf32>
+// CHECK: scf.for {{.*}} to %c48 step %c16
+// CHECK-COUNT-144: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+// CHECK: return
 func.func @depthwise_48(%x: tensor<1x10x18x48xf32>, %w: tensor<3x3x48xf32>,
                         %init: tensor<1x8x16x48xf32>) -> tensor<1x8x16x48xf32> {
   %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}

@@ -48,8 +48,6 @@ struct KernelShape {
 /// Broadcast-FMA kernels (convolution, matmul): a weight vector per column,
 /// one broadcast input.
 inline constexpr KernelShape kBroadcastFMA = {1, 1, true};
-/// Depthwise kernels: per column a weight vector and an input vector.
-inline constexpr KernelShape kDepthwise = {2, 0, false};
 
 /// The reduction steps of a contraction kernel unrolled in its body (input
 /// channels of a convolution, K of a matmul): enough independent FMAs per
@@ -86,6 +84,14 @@ struct MatmulConfig {
   /// `n0=16 tile=6x1x16 k=8` (rows x panels x n0, K steps).
   std::string describe() const;
 };
+
+/// The register tile of a depthwise convolution's micro-kernel: `rows`
+/// output pixels along a row by `lanes` channels, the whole KH x KW window
+/// unrolled. Each step is a vector FMA of an input vector by a weight vector
+/// (no broadcast): the weights of a step are shared by the rows, the input
+/// vectors of neighbouring pixels by the steps along KW.
+RegisterTile chooseDepthwiseTile(const CPUTarget &target, int64_t rowExtent,
+                                 int64_t channels);
 
 /// The configuration for an M x K by K x N product.
 MatmulConfig chooseMatmulConfig(const CPUTarget &target, int64_t m, int64_t n,
