@@ -198,6 +198,7 @@ private:
   /// static shapes inferred before vectorization.
   bool peeled = false;
 
+  LogicalResult padBatchMatmulColumns(RewriterBase &rewriter);
   LogicalResult decomposePads();
   LogicalResult inferStaticTiles();
   LogicalResult distributeOverThreads(RewriterBase &rewriter);
@@ -247,6 +248,70 @@ struct DecomposeStaticPad : OpRewritePattern<tensor::PadOp> {
   }
 };
 } // namespace
+
+/// A batched product whose columns no vector divides (attention's Q.K^T
+/// over 197 tokens) gets its operands and its accumulator padded with zeros:
+/// columns up to a multiple of two vectors, rows up to a multiple of
+/// kPaddedRows, and the result sliced back. Its register tiles then
+/// vectorize, several rows tall, like any other (the padding, a few percent
+/// of the work, holds zeros that nothing reads), where the unpadded product
+/// would run as scalar loops, or as one-row tiles for a prime M.
+static constexpr int64_t kPaddedRows = 8;
+
+LogicalResult
+GraphVectorizePass::padBatchMatmulColumns(RewriterBase &rewriter) {
+  int64_t lanes = target.getF32Lanes();
+  SmallVector<linalg::BatchMatmulOp> targets;
+  getOperation()->walk([&](linalg::BatchMatmulOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (op.hasPureTensorSemantics() && type && type.hasStaticShape() &&
+        type.getElementType().isF32() && !op.hasUserDefinedMaps() &&
+        type.getShape().back() > lanes && type.getShape().back() % lanes &&
+        llvm::all_of(op->getOperandTypes(), [](Type t) {
+          return cast<RankedTensorType>(t).hasStaticShape();
+        }))
+      targets.push_back(op);
+  });
+  for (linalg::BatchMatmulOp op : targets) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    int64_t m = type.getDimSize(1), n = type.getDimSize(2);
+    int64_t extraRows = llvm::alignTo(m, kPaddedRows) - m;
+    int64_t extraColumns = llvm::alignTo(n, 2 * lanes) - n;
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(rewriter.getF32Type()));
+    // Pads dimensions 1 and 2 (batch, rows, columns) by `rows`, `columns`.
+    auto pad = [&](Value value, int64_t rows, int64_t columns) -> Value {
+      if (rows == 0 && columns == 0)
+        return value;
+      auto valueType = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(valueType.getShape());
+      shape[1] += rows;
+      shape[2] += columns;
+      SmallVector<int64_t> low(3, 0), high = {0, rows, columns};
+      return tensor::PadOp::create(
+          rewriter, loc,
+          RankedTensorType::get(shape, valueType.getElementType()), value,
+          getAsIndexOpFoldResult(rewriter.getContext(), low),
+          getAsIndexOpFoldResult(rewriter.getContext(), high), zero);
+    };
+    Value a = pad(op.getDpsInputOperand(0)->get(), extraRows, 0);
+    Value b = pad(op.getDpsInputOperand(1)->get(), 0, extraColumns);
+    Value init = pad(op.getDpsInitOperand(0)->get(), extraRows, extraColumns);
+    auto padded =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{init.getType()},
+                                      ValueRange{a, b}, ValueRange{init});
+    SmallVector<int64_t> zeros(3, 0), ones(3, 1);
+    auto slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, type, padded.getResult(0),
+        getAsIndexOpFoldResult(rewriter.getContext(), zeros),
+        getAsIndexOpFoldResult(rewriter.getContext(), type.getShape()),
+        getAsIndexOpFoldResult(rewriter.getContext(), ones));
+    rewriter.replaceOp(op, slice.getResult());
+  }
+  return success();
+}
 
 /// A padded tensor becomes a buffer into which the source is inserted, its
 /// border filled (only the border: the interior is the source's): the op
@@ -758,7 +823,8 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
 
 void GraphVectorizePass::runOnOperation() {
   IRRewriter rewriter(&getContext());
-  if (failed(decomposePads()) || failed(distributeOverThreads(rewriter)) ||
+  if (failed(padBatchMatmulColumns(rewriter)) || failed(decomposePads()) ||
+      failed(distributeOverThreads(rewriter)) ||
       failed(tileToRegisters(rewriter)) || failed(inferStaticTiles()) ||
       failed(decomposeConvolutions()))
     return signalPassFailure();

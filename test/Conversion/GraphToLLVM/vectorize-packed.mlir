@@ -50,9 +50,14 @@ func.func @heads(%q: tensor<4x24x16xf32>, %k: tensor<4x16x32xf32>) -> tensor<4x2
   return %y : tensor<4x24x32xf32>
 }
 
-// 197 columns, which no vector divides: left to the loops of the untiled op.
+// 197 columns, which no vector divides, and 5 rows: padded with zeros to
+// 208 columns (two ymm) and 8 rows, vectorized in 4 x 16 tiles, the result
+// sliced back.
 // CHECK-LABEL: func.func @keys
-// CHECK-NOT: vector.fma
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0] [2, 16, 197] [1, 1, 1] : tensor<2x16x197xf32> into tensor<2x16x208xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x4x16xf32>)
+// CHECK-COUNT-32: vector.fma {{.*}} : vector<16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [2, 5, 197] [1, 1, 1] : tensor<2x8x208xf32> to tensor<2x5x197xf32>
 // CHECK: return
 func.func @keys(%q: tensor<2x5x16xf32>, %k: tensor<2x16x197xf32>) -> tensor<2x5x197xf32> {
   %y = graph.batch_matmul %q, %k : (tensor<2x5x16xf32>, tensor<2x16x197xf32>) -> tensor<2x5x197xf32>
