@@ -63,6 +63,29 @@ inline bool isMultiplyAccumulate(linalg::GenericOp op) {
              });
 }
 
+/// The linalg.generic `init + lhs * packed` over `maps`, its first
+/// `parallelLoops` loops parallel and the rest reductions: the body that
+/// isMultiplyAccumulate recognizes.
+inline Value createMultiplyAccumulate(OpBuilder &b, Location loc, Value lhs,
+                                      Value packed, Value init,
+                                      ArrayRef<AffineMap> maps,
+                                      unsigned parallelLoops) {
+  SmallVector<utils::IteratorType> iterators(maps.front().getNumDims(),
+                                             utils::IteratorType::reduction);
+  std::fill_n(iterators.begin(), parallelLoops, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{lhs, packed},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               Value mul =
+                   arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
+               Value add =
+                   arith::AddFOp::create(nested, nestedLoc, args[2], mul);
+               linalg::YieldOp::create(nested, nestedLoc, add);
+             })
+      .getResult(0);
+}
+
 /// Whether `op` (possibly null) is the contraction of a matrix by packed
 /// weight panels.
 inline bool isPackedMatmul(Operation *op) {

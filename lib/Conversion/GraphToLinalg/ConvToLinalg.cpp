@@ -55,22 +55,11 @@ static Value createPackedConv(OpBuilder &b, Location loc, RankedTensorType type,
   } else {
     init = createFilledTensor(b, loc, panelType, 0.0f);
   }
-  SmallVector<AffineMap> maps =
-      getPackedConvIndexingMaps(b.getContext(), strides, dilations);
-  SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
-  iterators.append(3, utils::IteratorType::reduction);
-  Value conv =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{panelType}, ValueRange{input, packed},
-          ValueRange{init}, maps, iterators,
-          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-            // acc + x * w, linalg.conv_2d_nhwc_hwcf's body.
-            Value mul =
-                arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
-            Value add = arith::AddFOp::create(nested, nestedLoc, args[2], mul);
-            linalg::YieldOp::create(nested, nestedLoc, add);
-          })
-          .getResult(0);
+  // Loops n, oh, ow, panel, column (parallel), kh, kw, c.
+  Value conv = createMultiplyAccumulate(
+      b, loc, input, packed, init,
+      getPackedConvIndexingMaps(b.getContext(), strides, dilations),
+      /*parallelLoops=*/5);
   if (nchw) {
     conv = createTranspose(b, loc, conv, {0, 3, 4, 1, 2});
     return tensor::CollapseShapeOp::create(

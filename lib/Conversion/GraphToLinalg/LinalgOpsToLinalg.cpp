@@ -44,21 +44,10 @@ static Value createPackedMatmul(OpBuilder &b, Location loc,
   auto panelType =
       RankedTensorType::get({m, panels, n0}, type.getElementType());
   Value init = createFilledTensor(b, loc, panelType, 0.0f);
-  SmallVector<AffineMap> maps = getPackedMatmulIndexingMaps(b.getContext());
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value product =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{panelType}, ValueRange{lhs, packed},
-          ValueRange{init}, maps, iterators,
-          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-            // acc + a * b, linalg.matmul's body.
-            Value mul =
-                arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
-            Value add = arith::AddFOp::create(nested, nestedLoc, args[2], mul);
-            linalg::YieldOp::create(nested, nestedLoc, add);
-          })
-          .getResult(0);
+  // Loops m, panel, column (parallel), k.
+  Value product = createMultiplyAccumulate(
+      b, loc, lhs, packed, init, getPackedMatmulIndexingMaps(b.getContext()),
+      /*parallelLoops=*/3);
   return tensor::CollapseShapeOp::create(
       b, loc, type, product, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
 }

@@ -21,10 +21,11 @@ Prints one line per check and exits 1 if any fails.
 
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+from packed_common import hex_dense, host_levels, run, ttype
 
 # (name, N, C, H, W, F, KH, KW, stride, pad [t, l, b, r], dilation, groups,
 #  epilogue): epilogue is "relu", "bn_relu" (batch_norm then relu, which -O3
@@ -47,34 +48,6 @@ CASES = [
     ("depthwise_s2", 1, 32, 14, 14, 32, 3, 3, 2, [1, 1, 1, 1], 1, 32, "relu"),
     ("depthwise5x5", 1, 24, 10, 10, 24, 5, 5, 1, [2, 2, 2, 2], 1, 24, "relu"),
 ]
-
-# The x86 levels: LLVM CPU name, and the /proc/cpuinfo flags it needs.
-LEVELS = [
-    ("x86-64-v2", {"sse4_2"}),
-    ("sandybridge", {"avx"}),
-    ("x86-64-v3", {"avx2", "fma"}),
-    ("x86-64-v4", {"avx512f"}),
-]
-
-
-def host_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-def hex_dense(array):
-    return '"0x%s"' % np.ascontiguousarray(array, "<f4").tobytes().hex().upper()
-
-
-def ttype(shape):
-    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
-
 
 def conv2d(x, w, b, stride, pad, dilation, groups):
     """NCHW x FCHW convolution in float64, zero padding."""
@@ -159,15 +132,6 @@ def write_case(work, case, rng):
     return paths, y
 
 
-def run(cmd):
-    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            universal_newlines=True)
-    if result.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), result.returncode,
-                                                   result.stderr.strip()))
-    return result.stdout
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--graph-run", required=True)
@@ -176,8 +140,7 @@ def main():
     parser.add_argument("--cases", default="",
                         help="comma-separated case names (default: all)")
     args = parser.parse_args()
-    flags = host_flags()
-    levels = [cpu for cpu, needs in LEVELS if needs <= flags]
+    levels = host_levels()
     rng = np.random.RandomState(0)
     failures = 0
 

@@ -16,10 +16,11 @@ Prints one line per check and exits 1 if any fails.
 
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+from packed_common import hex_dense, host_levels, run, ttype
 
 # (name, M, K, N, how): how the weight is used.
 #   matmul       graph.matmul a x W
@@ -37,34 +38,6 @@ CASES = [
     ("gemm_trans_a", 6, 64, 32, "gemm_ab"),
     ("batch_rows", 7, 48, 40, "batch"),            # [3, 7, 48] x [48, 40]
 ]
-
-# The x86 levels: LLVM CPU name, and the /proc/cpuinfo flags it needs.
-LEVELS = [
-    ("x86-64-v2", {"sse4_2"}),
-    ("sandybridge", {"avx"}),
-    ("x86-64-v3", {"avx2", "fma"}),
-    ("x86-64-v4", {"avx512f"}),
-]
-
-
-def host_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-def hex_dense(array):
-    return '"0x%s"' % np.ascontiguousarray(array, "<f4").tobytes().hex().upper()
-
-
-def ttype(shape):
-    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
-
 
 def write_case(work, name, m, k, n, how, rng):
     """Writes NAME.mlir and its inputs; returns (input paths, expected)."""
@@ -125,23 +98,13 @@ def write_case(work, name, m, k, n, how, rng):
     return paths, expected
 
 
-def run(cmd):
-    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            universal_newlines=True)
-    if result.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), result.returncode,
-                                                   result.stderr.strip()))
-    return result.stdout
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--graph-run", required=True)
     parser.add_argument("--graph-opt", required=True)
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
-    flags = host_flags()
-    levels = [cpu for cpu, needs in LEVELS if needs <= flags]
+    levels = host_levels()
     rng = np.random.RandomState(0)
     failures = 0
 
