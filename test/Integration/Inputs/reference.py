@@ -93,6 +93,18 @@ def tanh(x):
     return np.tanh(x)
 
 
+def exp(x):
+    """Correctly rounded: computed in float64, rounded once to x's type."""
+    with np.errstate(over="ignore"):
+        return np.exp(np.float64(x)).astype(np.asarray(x).dtype)
+
+
+def erf(x):
+    """Correctly rounded (Python's float64 erf, rounded once)."""
+    import math
+    return np.vectorize(math.erf)(np.float64(x)).astype(np.asarray(x).dtype)
+
+
 def channel_shape(x):
     return (1, -1) + (1,) * (np.ndim(x) - 2)
 
@@ -232,7 +244,8 @@ def softmax(x, axis=-1):
 
 KERNELS = {
     "np": np, "F32": F32, "maximum": maximum, "minimum": minimum, "relu": relu,
-    "clip": clip, "sigmoid": sigmoid, "tanh": tanh, "batch_norm": batch_norm,
+    "clip": clip, "sigmoid": sigmoid, "tanh": tanh, "exp": exp, "erf": erf,
+    "batch_norm": batch_norm,
     "dropout": dropout, "conv2d": conv2d, "max_pool2d": max_pool2d,
     "avg_pool2d": avg_pool2d, "global_avg_pool": global_avg_pool,
     "matmul": matmul, "gemm": gemm, "reshape": reshape, "flatten": flatten,

@@ -15,6 +15,7 @@
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
+#include "graph/Support/ApproximateMath.h"
 
 #include <cmath>
 
@@ -77,10 +78,10 @@ struct SignFn {
   };
 
 GRAPH_FLOAT_FN(ReciprocalFn, C(1) / x)
-GRAPH_FLOAT_FN(ExpFn, std::exp(x))
+GRAPH_FLOAT_FN(ExpFn, kernelExp(x))
 GRAPH_FLOAT_FN(LogFn, std::log(x))
 GRAPH_FLOAT_FN(SqrtFn, std::sqrt(x))
-GRAPH_FLOAT_FN(ErfFn, std::erf(x))
+GRAPH_FLOAT_FN(ErfFn, kernelErf(x))
 GRAPH_FLOAT_FN(FloorFn, std::floor(x))
 GRAPH_FLOAT_FN(CeilFn, std::ceil(x))
 GRAPH_FLOAT_FN(RoundFn, std::nearbyint(x))
@@ -100,7 +101,7 @@ GRAPH_FLOAT_FN(AtanhFn, std::atanh(x))
 struct SoftplusFn {
   static constexpr TypeClass cls = TypeClass::Float;
   template <typename C> static C apply(Operation *, C x) {
-    C e = std::exp(x);
+    C e = kernelExp(x);
     C s = e + C(1);
     return std::log(s);
   }
@@ -125,7 +126,7 @@ struct EluFn {
     C alpha = param<C>(cast<EluOp>(op).getAlpha().convertToFloat());
     if (!(x < C(0)))
       return x;
-    C e = std::exp(x);
+    C e = kernelExp(x);
     C m = e - C(1);
     return alpha * m;
   }
@@ -139,7 +140,7 @@ struct SeluFn {
     C gamma = param<C>(selu.getGamma().convertToFloat());
     if (x > C(0))
       return x * gamma;
-    C e = std::exp(x);
+    C e = kernelExp(x);
     C scaled = e * alpha;
     C shifted = scaled - alpha;
     return shifted * gamma;
@@ -173,7 +174,7 @@ struct GeluFn {
   template <typename C> static C apply(Operation *op, C x) {
     if (!cast<GeluOp>(op).getTanh()) {
       C scaled = x / C(1.41421356237309504880);
-      C e = std::erf(scaled);
+      C e = kernelErf(scaled);
       C shifted = e + C(1);
       C product = x * shifted;
       return product * C(0.5);

@@ -11,6 +11,7 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedKernels.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
+#include "graph/Support/ApproximateMath.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -400,7 +401,7 @@ OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
               for (int64_t j = 0; j < size; ++j) {
                 C shifted =
                     widen(narrow<T>(widen(x->get<T>(at(o, j, n))) - max));
-                C e = widen(narrow<T>(C(std::exp(shifted))));
+                C e = widen(narrow<T>(kernelExp(shifted)));
                 sum = widen(narrow<T>(sum + e));
               }
               C logSum = widen(narrow<T>(C(std::log(sum))));

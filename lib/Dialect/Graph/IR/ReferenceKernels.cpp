@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+#include "graph/Support/ApproximateMath.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -54,7 +55,7 @@ float mlir::graph::reference::clip(float x, float lo, float hi) {
 }
 
 float mlir::graph::reference::sigmoid(float x) {
-  float e = std::exp(-x);
+  float e = approximateExp(-x);
   float d = 1.0f + e;
   return 1.0f / d;
 }
@@ -379,7 +380,7 @@ void mlir::graph::reference::softmax(ArrayRef<float> x, ArrayRef<int64_t> shape,
         max = maximumF(max, x[base + l * inner]);
       float sum = 0.0f;
       for (int64_t l = 0; l < len; ++l) {
-        float e = std::exp(x[base + l * inner] - max);
+        float e = approximateExp(x[base + l * inner] - max);
         out[base + l * inner] = e;
         sum = sum + e;
       }

@@ -1,0 +1,51 @@
+// RUN: graph-opt %s --split-input-file --graph-approximate-math | FileCheck %s
+// RUN: graph-opt %s --split-input-file --graph-math-to-libm \
+// RUN: | FileCheck %s --check-prefix=LIBM
+
+// f32 exp and erf, scalars and vectors alike, become polynomials (so that a
+// value does not depend on whether its loop was vectorized); f64 and tanh
+// stay for libm.
+
+// CHECK-LABEL: func.func @exp_erf
+// CHECK-NOT:     math.exp {{.*}} : f32
+// CHECK-NOT:     math.exp {{.*}} : vector<16xf32>
+// CHECK-NOT:     math.erf
+// CHECK:         math.fma
+// CHECK:         math.floor
+// CHECK:         arith.bitcast {{.*}} : i32 to f32
+// CHECK:         arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK:         math.exp {{.*}} : f64
+// CHECK:         math.tanh {{.*}} : vector<16xf32>
+func.func @exp_erf(%s: f32, %v: vector<16xf32>, %d: f64)
+    -> (f32, vector<16xf32>, vector<16xf32>, f64, vector<16xf32>) {
+  %0 = math.exp %s : f32
+  %1 = math.exp %v : vector<16xf32>
+  %2 = math.erf %v : vector<16xf32>
+  %3 = math.exp %d : f64
+  %4 = math.tanh %v : vector<16xf32>
+  return %0, %1, %2, %3, %4 : f32, vector<16xf32>, vector<16xf32>, f64, vector<16xf32>
+}
+
+// -----
+
+// Transcendental functions go to libm, vectors lane by lane; vectors of
+// correctly rounded ops stay for LLVM's intrinsics (one instruction), their
+// scalars go to libm as before.
+
+// LIBM-DAG: func.func private @tanhf(f32) -> f32
+// LIBM-DAG: func.func private @floorf(f32) -> f32
+// LIBM-LABEL: func.func @libm
+// LIBM:         call @tanhf
+// LIBM:         call @floorf
+// LIBM:         math.floor {{.*}} : vector<8xf32>
+// LIBM:         math.sqrt {{.*}} : vector<8xf32>
+// LIBM-NOT:     math.tanh
+func.func @libm(%s: f32, %v: vector<8xf32>)
+    -> (f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+  %0 = math.tanh %s : f32
+  %1 = math.floor %s : f32
+  %2 = math.floor %v : vector<8xf32>
+  %3 = math.sqrt %v : vector<8xf32>
+  %4 = math.tanh %v : vector<8xf32>
+  return %0, %1, %2, %3, %4 : f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>
+}
