@@ -221,10 +221,23 @@ static bool isMergeableElementwise(Operation *op) {
          !generic.payloadUsesValueFromOperand(init);
 }
 
+/// The number of iterations of `generic`'s loops, or nullopt if dynamic.
+static std::optional<int64_t> getIterationCount(linalg::GenericOp generic) {
+  int64_t count = 1;
+  for (int64_t range : generic.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+    count *= range;
+  }
+  return count;
+}
+
 /// The group's generic that `producer` merges into, or null: `producer`
 /// and its user are mergeable generics of the group, the user is its only
 /// user and reads it through one indexing map (mul(x, x) reads x once per
-/// element).
+/// element), and it does not broadcast it: merged, a producer would compute
+/// each of its elements again for every element it is broadcast to (the
+/// sigmoid of a squeeze-excitation's 144 channel scales, 3136 times each).
 static linalg::GenericOp
 getMergeConsumer(Operation *producer,
                  const llvm::SetVector<Operation *> &group) {
@@ -248,6 +261,11 @@ getMergeConsumer(Operation *producer,
       return {};
     map = useMap;
   }
+  std::optional<int64_t> produced =
+      getIterationCount(cast<linalg::GenericOp>(producer));
+  std::optional<int64_t> consumed = getIterationCount(consumer);
+  if (produced && consumed && *produced < *consumed)
+    return {};
   return consumer;
 }
 

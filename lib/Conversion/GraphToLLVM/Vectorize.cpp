@@ -199,6 +199,7 @@ private:
   bool peeled = false;
 
   LogicalResult padBatchMatmulColumns(RewriterBase &rewriter);
+  void collapseElementwiseLoops(RewriterBase &rewriter);
   LogicalResult decomposePads();
   LogicalResult inferStaticTiles();
   LogicalResult distributeOverThreads(RewriterBase &rewriter);
@@ -398,6 +399,49 @@ chooseParallelDimension(const CPUTarget &target, linalg::LinalgOp op) {
     return std::make_pair(unsigned(dim), range / slices);
   }
   return std::nullopt;
+}
+
+/// An elementwise kernel of its own whose innermost loop no vector divides
+/// (NCHW maps of 14 x 14, 7 x 7) has its innermost loops collapsed into one
+/// where every operand reads them contiguously: 196 or 49 x C elements in
+/// a row, which vectors of the target's width then cover, rather than
+/// vectors of 2 or 1 along rows of 14 or 7 (EfficientNet's SiLU at 14 x 14
+/// ran at 3 GB/s).
+void GraphVectorizePass::collapseElementwiseLoops(RewriterBase &rewriter) {
+  int64_t lanes = target.getF32Lanes();
+  SmallVector<std::pair<linalg::GenericOp, ReassociationIndices>> targets;
+  getOperation()->walk([&](linalg::GenericOp op) {
+    if (!hasStaticTensorSemantics(op) ||
+        op->getParentOfType<LoopLikeOpInterface>() || op.getNumLoops() < 2 ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+          return map.isProjectedPermutation();
+        }))
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.back() % lanes == 0)
+      return;
+    // The longest run of innermost loops that every operand reads
+    // contiguously.
+    int64_t loops = ranges.size();
+    ReassociationIndices innermost;
+    for (int64_t first = loops - 2; first >= 0; --first) {
+      ReassociationIndices run =
+          llvm::to_vector(llvm::seq<int64_t>(first, loops));
+      if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), run))
+        break;
+      innermost = std::move(run);
+    }
+    if (!innermost.empty())
+      targets.emplace_back(op, std::move(innermost));
+  });
+  for (auto &[op, innermost] : targets) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(op, {innermost}, rewriter);
+    if (succeeded(collapsed))
+      rewriter.replaceOp(op, collapsed->results);
+  }
 }
 
 /// Kernels outside any tile loop (an op that is a kernel of its own) with
@@ -823,8 +867,10 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
 
 void GraphVectorizePass::runOnOperation() {
   IRRewriter rewriter(&getContext());
-  if (failed(padBatchMatmulColumns(rewriter)) || failed(decomposePads()) ||
-      failed(distributeOverThreads(rewriter)) ||
+  if (failed(padBatchMatmulColumns(rewriter)))
+    return signalPassFailure();
+  collapseElementwiseLoops(rewriter);
+  if (failed(decomposePads()) || failed(distributeOverThreads(rewriter)) ||
       failed(tileToRegisters(rewriter)) || failed(inferStaticTiles()) ||
       failed(decomposeConvolutions()))
     return signalPassFailure();

@@ -118,6 +118,28 @@ func.func @matmul_add(%a: tensor<12x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
   return %y : tensor<12x32xf32>
 }
 
+// A squeeze-excitation's gate: the sigmoid of 8 channel scales is computed
+// once, 8 exps, and the product reads it broadcast; merged into the product
+// it would be computed again for each of the 64 x 64 pixels. It is computed
+// before the tile loops, not in each tile.
+// TILED-LABEL: func.func @broadcast_producer_not_merged
+// TILED: %[[GATE:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x8x1x1xf32>)
+// TILED: math.exp
+// TILED: scf.for
+// TILED: linalg.generic {{.*}} ins(%[[GATE]], %{{.*}} : tensor<1x8x1x1xf32>, tensor<1x8x{{[0-9]+}}x64xf32>)
+// TILED-NOT: math.exp
+// TILED: arith.mulf
+// TILED: return
+func.func @broadcast_producer_not_merged(%s: tensor<1x8x1x1xf32>, %x: tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32> {
+  %y = graph.fused "sigmoid_mul" (%s, %x) : (tensor<1x8x1x1xf32>, tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32> {
+  ^bb0(%a0: tensor<1x8x1x1xf32>, %a1: tensor<1x8x64x64xf32>):
+    %0 = graph.sigmoid %a0 : tensor<1x8x1x1xf32>
+    %1 = graph.mul %0, %a1 : (tensor<1x8x1x1xf32>, tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32>
+    graph.yield %1 : tensor<1x8x64x64xf32>
+  }
+  return %y : tensor<1x8x64x64xf32>
+}
+
 // A body that yields its own block arguments (an identity, here next to a
 // computed result): each result stands for the operand passed in, not for the
 // block argument, which dies with the inlined body.

@@ -109,14 +109,18 @@ func.func @matmul(%a: tensor<16x24xf32>, %b: tensor<24x64xf32>,
 }
 
 // Elementwise: vectors along the innermost dimension, of the largest power
-// of two that divides it (40: 8), up to four vectors.
+// of two that divides it, up to four vectors. No vector divides 40: the two
+// innermost loops, which every operand reads contiguously, become one of
+// 240, and vectors of 16 cover it.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @elementwise
 // CHECK-NOT: linalg.generic
-// CHECK: vector.transfer_read {{.*}} : tensor<1x4x6x40xf32>, vector<8xf32>
-// CHECK: arith.addf {{.*}} : vector<8xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x4x6x40xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x4x6x40xf32> into tensor<1x4x240xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x4x240xf32>, vector<16xf32>
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x240xf32>
+// CHECK: tensor.expand_shape
 // CHECK: return
 func.func @elementwise(%x: tensor<1x4x6x40xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x40xf32> {
   %e = tensor.empty() : tensor<1x4x6x40xf32>
