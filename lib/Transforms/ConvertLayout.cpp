@@ -248,6 +248,20 @@ struct CreatedOps : public RewriterBase::Listener {
   LiveOps &live;
 };
 
+/// Merges the transposes of one value by one permutation, in one block,
+/// into the first: copies made for users that could not take them after
+/// all (populateTransposeSplittingPatterns).
+static void mergeEqualTransposes(Operation *root) {
+  llvm::DenseMap<std::tuple<Value, ArrayRef<int64_t>, Block *>, TransposeOp>
+      first;
+  root->walk([&](TransposeOp op) {
+    auto [it, inserted] =
+        first.try_emplace({op.getX(), op.getPerm(), op->getBlock()}, op);
+    if (!inserted)
+      op.replaceAllUsesWith(it->second.getResult());
+  });
+}
+
 struct GraphConvertLayoutPass
     : public graph::impl::GraphConvertLayoutBase<GraphConvertLayoutPass> {
   using Base::Base;
@@ -272,8 +286,9 @@ struct GraphConvertLayoutPass
     RewritePatternSet patterns(context);
     // Dead users do not count as users: the pass does the same with or
     // without graph-eliminate-dead-code before it.
-    populateTransposeSinkingPatterns(
-        patterns, [&live](Operation *user) { return live.isLive(user); });
+    auto isLive = [&live](Operation *user) { return live.isLive(user); };
+    populateTransposeSinkingPatterns(patterns, isLive);
+    populateTransposeSplittingPatterns(patterns, isLive);
     patterns.add<SinkTransposeThroughPool<MaxPool2DOp>,
                  SinkTransposeThroughPool<AvgPool2DOp>,
                  SinkTransposeThroughPool<GlobalAvgPoolOp>,
@@ -286,6 +301,7 @@ struct GraphConvertLayoutPass
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
             /*maxRewritesPerOp=*/10, &created)))
       return signalPassFailure();
+    mergeEqualTransposes(getOperation());
     created.eraseDeadOnes(getOperation());
   }
 };

@@ -264,3 +264,67 @@ func.func @unread_fused_operand(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>
   %1 = graph.avg_pool2d %0 {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
   return %u, %1 : tensor<1xf32>, tensor<1x4x7x7xf32>
 }
+
+// -----
+
+// SiLU, x * sigmoid(x), reads the layout change after the first conv twice:
+// the transpose is split between its two users, both sink, and what is left
+// cancels against the second conv's.
+// CHECK-LABEL: func.func @silu_between_convs
+// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = "NHWC"}
+// CHECK-NEXT:  %[[S:.*]] = graph.sigmoid %[[C1]] : tensor<1x6x6x8xf32>
+// CHECK-NEXT:  %[[M:.*]] = graph.mul %[[C1]], %[[S]] : (tensor<1x6x6x8xf32>, tensor<1x6x6x8xf32>)
+// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = "NHWC"}
+// CHECK-NEXT:  graph.transpose {{.*}} {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NOT:   graph.transpose
+func.func @silu_between_convs(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w1 = graph.constant dense<0.5> : tensor<8x8x1x1xf32>
+  %c = graph.conv2d %x, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %s = graph.sigmoid %c : tensor<1x8x6x6xf32>
+  %m = graph.mul %c, %s : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %w2 = graph.constant dense<0.25> : tensor<8x8x1x1xf32>
+  %d = graph.conv2d %m, %w2 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  return %d : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// Squeeze-excitation: the block's input feeds its global pool and the
+// product that rescales it by the per-channel gate (1 x C x 1 x 1, read in
+// NHWC through a reshape); no layout change is left inside the block.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = "NHWC"}
+// CHECK-NEXT:  %[[P:.*]] = graph.global_avg_pool %[[C1]] {layout = "NHWC"}
+// CHECK-NOT:   graph.transpose
+// CHECK:       %[[G:.*]] = graph.reshape {{.*}} -> tensor<1x1x1x8xf32>
+// CHECK-NEXT:  %[[M:.*]] = graph.mul %[[C1]], %[[G]] : (tensor<1x6x6x8xf32>, tensor<1x1x1x8xf32>)
+// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = "NHWC"}
+func.func @squeeze_excitation(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w1 = graph.constant dense<0.5> : tensor<8x8x1x1xf32>
+  %c = graph.conv2d %x, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %p = graph.global_avg_pool %c : (tensor<1x8x6x6xf32>) -> tensor<1x8x1x1xf32>
+  %g = graph.sigmoid %p : tensor<1x8x1x1xf32>
+  %m = graph.mul %c, %g : (tensor<1x8x6x6xf32>, tensor<1x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %w2 = graph.constant dense<0.25> : tensor<8x8x1x1xf32>
+  %d = graph.conv2d %m, %w2 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  return %d : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// Two users whose results both leave them: sinking through both would make
+// two layout changes of one, so the transpose stays where it is, one.
+// CHECK-LABEL: func.func @two_results_leave
+// CHECK:       graph.max_pool2d {{.*}} layout = "NHWC"
+// CHECK-NEXT:  %[[T:.*]] = graph.transpose {{.*}} {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT:  graph.relu %[[T]] : tensor<1x8x6x6xf32>
+// CHECK-NEXT:  graph.sigmoid %[[T]] : tensor<1x8x6x6xf32>
+// CHECK-NOT:   graph.transpose
+func.func @two_results_leave(%x: tensor<1x8x6x6xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %w1 = graph.constant dense<0.5> : tensor<8x8x1x1xf32>
+  %c = graph.conv2d %x, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %p = graph.max_pool2d %c {kernel = array<i64: 1, 1>} : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %r = graph.relu %p : tensor<1x8x6x6xf32>
+  %s = graph.sigmoid %p : tensor<1x8x6x6xf32>
+  return %r, %s : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
+}

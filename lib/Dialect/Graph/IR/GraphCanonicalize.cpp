@@ -339,6 +339,18 @@ static Operation *getOnlyUser(Operation *op, const CountsAsUser &counts) {
   return users.size() == 1 ? users.front() : nullptr;
 }
 
+/// Whether a transpose by `perm` can move past `user`: an elementwise op
+/// without per-channel parameters whose result has the permutation's rank.
+static bool canSinkInto(Operation *user, ArrayRef<int64_t> perm) {
+  if (!isElementwise(user) || isa<BatchNormOp>(user) ||
+      user->getNumResults() != 1 || user->getNumRegions() != 0 ||
+      !isMemoryEffectFree(user))
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  return resultType &&
+         resultType.getRank() == static_cast<int64_t>(perm.size());
+}
+
 /// op(transpose(x, p), y...) -> transpose(op(x, y'...), p) for an
 /// elementwise op without per-channel parameters that is the transpose's
 /// only user, each other operand y' taken through the inverse permutation
@@ -353,14 +365,10 @@ static LogicalResult sinkThroughElementwiseUser(TransposeOp op,
   if (op->use_empty() || isGraphInput(op.getX()))
     return failure();
   Operation *user = getOnlyUser(op, counts);
-  if (!user || !isElementwise(user) || isa<BatchNormOp>(user) ||
-      user->getNumResults() != 1 || user->getNumRegions() != 0 ||
-      !isMemoryEffectFree(user))
+  if (!user || !canSinkInto(user, op.getPerm()))
     return failure();
-  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
   ArrayRef<int64_t> perm = op.getPerm();
-  if (!resultType || resultType.getRank() != static_cast<int64_t>(perm.size()))
-    return failure();
 
   // Check every operand before creating anything.
   SmallVector<std::optional<UnpermutedOperand>, 2> others;
@@ -462,7 +470,76 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
   CountsAsUser counts;
 };
 
+/// A transpose read by several ops, each of which it could move past on its
+/// own, becomes one transpose per user, each of which then sinks: SiLU
+/// reads a layout change twice (x * sigmoid(x)), and a squeeze-excitation's
+/// input feeds both its global pool and the product that rescales it. Taken
+/// only when every user's other operands either cost no layout change or come
+/// from another of the users (which sink too), and at most one user's result
+/// leaves the users (a global pool's does for free: a layout change of its
+/// N x C x 1 x 1 result is a reshape), so that the sunk ops leave at most
+/// the one layout change there was. A transpose whose copy could not sink
+/// after all is merged back by the pass that uses the pattern.
+struct SplitTransposeAmongUsers : public OpRewritePattern<TransposeOp> {
+  SplitTransposeAmongUsers(MLIRContext *context, CountsAsUser counts)
+      : OpRewritePattern(context), counts(std::move(counts)) {}
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op->use_empty() || isGraphInput(op.getX()))
+      return failure();
+    SmallVector<Operation *> users = getCountedUsers(op, counts);
+    if (users.size() < 2)
+      return failure();
+    ArrayRef<int64_t> perm = op.getPerm();
+    llvm::SmallPtrSet<Operation *, 4> userSet(llvm::from_range, users);
+    int64_t leaving = 0;
+    for (Operation *user : users) {
+      if (auto pool = dyn_cast<GlobalAvgPoolOp>(user)) {
+        if (perm != ArrayRef<int64_t>{0, 3, 1, 2} || pool.getLayout() != "NCHW")
+          return failure();
+        continue;
+      }
+      if (!canSinkInto(user, perm))
+        return failure();
+      for (Value operand : user->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (operand == op.getResult() || (def && userSet.contains(def)))
+          continue;
+        if (!UnpermutedOperand(operand, perm))
+          return failure();
+      }
+      if (llvm::any_of(getCountedUsers(user, counts), [&](Operation *next) {
+            return !userSet.contains(next);
+          }))
+        ++leaving;
+    }
+    if (leaving > 1)
+      return failure();
+    for (Operation *user : llvm::drop_begin(users)) {
+      rewriter.setInsertionPointAfter(op);
+      auto copy = TransposeOp::create(rewriter, op.getLoc(), op.getType(),
+                                      op.getX(), op.getPermAttr());
+      rewriter.modifyOpInPlace(user, [&] {
+        for (OpOperand &use : user->getOpOperands())
+          if (use.get() == op.getResult())
+            use.set(copy);
+      });
+    }
+    // Now with one user, `op` is to be visited again, to sink.
+    rewriter.modifyOpInPlace(op, [] {});
+    return success();
+  }
+
+  CountsAsUser counts;
+};
+
 } // namespace
+
+void mlir::graph::populateTransposeSplittingPatterns(
+    RewritePatternSet &patterns, CountsAsUser countsAsUser) {
+  patterns.add<SplitTransposeAmongUsers>(patterns.getContext(), countsAsUser);
+}
 
 void mlir::graph::populateTransposeSinkingPatterns(RewritePatternSet &patterns,
                                                    CountsAsUser countsAsUser) {

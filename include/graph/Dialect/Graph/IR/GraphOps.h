@@ -52,6 +52,13 @@ using CountsAsUser = std::function<bool(Operation *)>;
 void populateTransposeSinkingPatterns(RewritePatternSet &patterns,
                                       CountsAsUser countsAsUser);
 
+/// Splits a transpose read by several ops it could each move past into one
+/// per user (x * sigmoid(x)), so that the sinking patterns move them all.
+/// Not a canonicalization: a copy that cannot sink after all is left for
+/// its user, and the pass merges such copies back.
+void populateTransposeSplittingPatterns(RewritePatternSet &patterns,
+                                        CountsAsUser countsAsUser);
+
 } // namespace graph
 } // namespace mlir
 
