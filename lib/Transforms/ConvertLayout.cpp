@@ -248,16 +248,17 @@ struct CreatedOps : public RewriterBase::Listener {
   LiveOps &live;
 };
 
-/// Merges the transposes of one value by one permutation, in one block,
-/// into the first: copies made for users that could not take them after
-/// all (populateTransposeSplittingPatterns).
-static void mergeEqualTransposes(Operation *root) {
+/// Merges the transposes the pass made of one value by one permutation, in
+/// one block, into the first: copies made for users that could not take them
+/// after all (populateTransposeSplittingPatterns). Equal transposes the input
+/// already had are left as they were.
+static void mergeEqualTransposes(Operation *root, const CreatedOps &created) {
   llvm::DenseMap<std::tuple<Value, ArrayRef<int64_t>, Block *>, TransposeOp>
       first;
   root->walk([&](TransposeOp op) {
     auto [it, inserted] =
         first.try_emplace({op.getX(), op.getPerm(), op->getBlock()}, op);
-    if (!inserted)
+    if (!inserted && created.ops.contains(op))
       op.replaceAllUsesWith(it->second.getResult());
   });
 }
@@ -301,7 +302,7 @@ struct GraphConvertLayoutPass
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
             /*maxRewritesPerOp=*/10, &created)))
       return signalPassFailure();
-    mergeEqualTransposes(getOperation());
+    mergeEqualTransposes(getOperation(), created);
     created.eraseDeadOnes(getOperation());
   }
 };

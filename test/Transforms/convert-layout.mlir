@@ -328,3 +328,17 @@ func.func @two_results_leave(%x: tensor<1x8x6x6xf32>) -> (tensor<1x8x6x6xf32>, t
   %s = graph.sigmoid %p : tensor<1x8x6x6xf32>
   return %r, %s : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
 }
+
+// -----
+
+// Equal layout changes the input already had are the input's: the pass
+// merges only the copies it made itself.
+// CHECK-LABEL: func.func @input_duplicates_kept
+// CHECK:       %[[A:.*]] = graph.transpose %arg0
+// CHECK-NEXT:  %[[B:.*]] = graph.transpose %arg0
+// CHECK-NEXT:  return %[[A]], %[[B]]
+func.func @input_duplicates_kept(%x: tensor<1x8x6x4xf32>) -> (tensor<1x4x8x6xf32>, tensor<1x4x8x6xf32>) {
+  %a = graph.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x8x6x4xf32>) -> tensor<1x4x8x6xf32>
+  %b = graph.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x8x6x4xf32>) -> tensor<1x4x8x6xf32>
+  return %a, %b : tensor<1x4x8x6xf32>, tensor<1x4x8x6xf32>
+}
