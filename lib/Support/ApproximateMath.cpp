@@ -1,4 +1,4 @@
-//===- ApproximateMath.cpp - exp and erf as the kernels compute them ------===//
+//===- ApproximateMath.cpp - exp, erf, tanh as the kernels compute them ---===//
 //
 // Each line is one op of what MLIR's patterns emit (checked against
 // `graph-opt --graph-approximate-math` on a scalar), with the constants as
@@ -82,4 +82,20 @@ float mlir::graph::approximateErf(float x) {
   // arith.cmpf ult: NaN takes the polynomial's NaN.
   float y = (std::isnan(a) || a < 3.75f) ? sum : 1.0f;
   return negative ? -y : y;
+}
+
+float mlir::graph::approximateTanh(float x) {
+  // Both branches are computed, as in a vector, and one selected: NaN takes
+  // the second (exp of NaN), +-inf gives +-1.
+  float a = std::fabs(x);
+  float z = x * x;
+  float p = std::fma(z, -5.70498872745E-3f, 2.06390887954E-2f);
+  p = std::fma(p, z, -5.37397155531E-2f);
+  p = std::fma(p, z, 1.33314422036E-1f);
+  p = std::fma(p, z, -3.33332819422E-1f);
+  float pz = p * z;
+  float small = std::fma(pz, x, x);
+  float e = approximateExp(a + a);
+  float large = std::copysign(1.0f - 2.0f / (e + 1.0f), x);
+  return a < 0.625f ? small : large;
 }

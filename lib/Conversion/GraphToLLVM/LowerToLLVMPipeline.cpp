@@ -239,28 +239,73 @@ struct StridedCopiesToLoopsPass
   }
 };
 
-/// f32 exp and erf (sigmoid, softmax, SiLU, GELU) become MLIR's polynomial
+/// f32 tanh as Cephes' tanhf (approximateTanh in ApproximateMath.h, one op
+/// per line there): MLIR's own approximation is 4 ulp off, this one within
+/// 1. The exp it creates is approximated in turn.
+struct TanhApproximation : public OpRewritePattern<math::TanhOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::TanhOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    auto constant = [&](float value) -> Value {
+      Attribute attr = rewriter.getF32FloatAttr(value);
+      if (auto vector = dyn_cast<VectorType>(type))
+        attr = SplatElementsAttr::get(vector, attr);
+      return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
+    };
+    Value x = op.getOperand();
+    Value a = math::AbsFOp::create(rewriter, loc, x);
+    Value z = arith::MulFOp::create(rewriter, loc, x, x);
+    Value p =
+        math::FmaOp::create(rewriter, loc, z, constant(-5.70498872745E-3f),
+                            constant(2.06390887954E-2f));
+    for (float c : {-5.37397155531E-2f, 1.33314422036E-1f, -3.33332819422E-1f})
+      p = math::FmaOp::create(rewriter, loc, p, z, constant(c));
+    Value pz = arith::MulFOp::create(rewriter, loc, p, z);
+    Value small = math::FmaOp::create(rewriter, loc, pz, x, x);
+    Value twiceA = arith::AddFOp::create(rewriter, loc, a, a);
+    Value e = math::ExpOp::create(rewriter, loc, twiceA);
+    Value ePlusOne = arith::AddFOp::create(rewriter, loc, e, constant(1.0f));
+    Value quotient =
+        arith::DivFOp::create(rewriter, loc, constant(2.0f), ePlusOne);
+    Value magnitude =
+        arith::SubFOp::create(rewriter, loc, constant(1.0f), quotient);
+    Value large = math::CopySignOp::create(rewriter, loc, magnitude, x);
+    Value isSmall = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OLT, a, constant(0.625f));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isSmall, small, large);
+    return success();
+  }
+};
+
+/// f32 exp, erf and tanh (sigmoid, softmax, SiLU, GELU) become polynomial
 /// approximations, computed in registers: libm has no vector entry points,
 /// so each lane of a vector would otherwise be a call (EfficientNet's SiLU
-/// ran at 2 GB/s). Scalars too, so that a value does not depend on whether
-/// its loop was vectorized, and the fold hooks compute the same arithmetic
-/// (ApproximateMath.h): folded or run, at any level, the bits agree. exp is
-/// within 1 ulp of the correctly rounded result up to e^80 (5 beyond) and
-/// flushes results below 2^-126 to zero; erf within 4 ulp. tanh keeps libm:
-/// MLIR's approximation is 4 ulp off where libm's is within 2.
+/// ran at 2 GB/s, GPT-2's tanh GELU at 0.3). Scalars too, so that a value
+/// does not depend on whether its loop was vectorized, and the fold hooks
+/// compute the same arithmetic (ApproximateMath.h): folded or run, at any
+/// level, the bits agree. exp and erf are MLIR's approximations: exp within
+/// 1 ulp of the correctly rounded result up to e^80 (5 beyond), flushing
+/// results below 2^-126 to zero; erf within 4 ulp. tanh is our own
+/// (TanhApproximation), within 1 ulp.
 struct ApproximateMathPass
     : public PassWrapper<ApproximateMathPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
 
   StringRef getArgument() const final { return "graph-approximate-math"; }
   StringRef getDescription() const final {
-    return "Rewrite f32 math.exp/erf into polynomial approximations";
+    return "Rewrite f32 math.exp/erf/tanh into polynomial approximations";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, math::MathDialect,
                     vector::VectorDialect>();
   }
 
+  /// The ops MLIR's patterns approximate.
   static bool isApproximated(StringRef name) {
     name.consume_front("math.");
     return name == "exp" || name == "erf";
@@ -274,13 +319,15 @@ struct ApproximateMathPass
       if (op->getNumResults() == 1 &&
           getElementTypeOrSelf(op->getResult(0).getType()).isF32() &&
           isa<math::MathDialect>(op->getDialect()) &&
-          isApproximated(op->getName().getStringRef()))
+          (isa<math::TanhOp>(op) ||
+           isApproximated(op->getName().getStringRef())))
         ops.push_back(op);
     });
     if (ops.empty())
       return;
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    patterns.add<TanhApproximation>(&getContext());
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     config.enableFolding(false);
@@ -309,7 +356,8 @@ struct MathToLibmPass
 
   static bool isCorrectlyRounded(Operation *op) {
     return isa<math::FloorOp, math::CeilOp, math::TruncOp, math::RoundOp,
-               math::RoundEvenOp, math::SqrtOp, math::FmaOp>(op);
+               math::RoundEvenOp, math::SqrtOp, math::FmaOp, math::AbsFOp,
+               math::CopySignOp>(op);
   }
 
   void runOnOperation() override {
@@ -424,10 +472,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
     pm.addPass(createGraphPlanBuffers(planOptions));
   }
 
-  // Loops and vectors. f32 exp and erf become polynomials, as in the fold
-  // hooks; the other functions go to libm calls, so that they compute what
-  // the fold hooks' std::tanh/std::log compute; vectors of correctly rounded
-  // ops (floor, sqrt) and the rest of math go to LLVM intrinsics.
+  // Loops and vectors. f32 exp, erf and tanh become polynomials, as in the
+  // fold hooks; the other functions go to libm calls, so that they compute
+  // what the fold hooks' std::log/std::sin compute; vectors of correctly
+  // rounded ops (floor, sqrt) and the rest of math go to LLVM intrinsics.
   onFunctions(std::make_unique<ApproximateMathPass>());
   pm.addPass(std::make_unique<MathToLibmPass>());
   onFunctions(std::make_unique<StridedCopiesToLoopsPass>());

@@ -90,13 +90,14 @@ def sigmoid(x):
 
 
 def tanh(x):
-    return np.tanh(x)
+    """Correctly rounded: computed in float64, rounded once to x's type."""
+    return np.tanh(np.asarray(x, dtype=np.float64)).astype(np.asarray(x).dtype)
 
 
 def exp(x):
     """Correctly rounded: computed in float64, rounded once to x's type."""
     with np.errstate(over="ignore"):
-        return np.exp(np.float64(x)).astype(np.asarray(x).dtype)
+        return np.exp(np.asarray(x, dtype=np.float64)).astype(np.asarray(x).dtype)
 
 
 def erf(x):

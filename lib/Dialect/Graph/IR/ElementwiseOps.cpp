@@ -184,7 +184,7 @@ struct GeluFn {
     C inner = cube * C(0.044715);
     inner = x + inner;
     inner = inner * C(0.79788456080286535588);
-    C t = std::tanh(inner);
+    C t = kernelTanh(inner);
     C shifted = t + C(1);
     C half = x * C(0.5);
     return half * shifted;

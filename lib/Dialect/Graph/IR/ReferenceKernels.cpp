@@ -60,7 +60,7 @@ float mlir::graph::reference::sigmoid(float x) {
   return 1.0f / d;
 }
 
-float mlir::graph::reference::tanhF(float x) { return std::tanh(x); }
+float mlir::graph::reference::tanhF(float x) { return approximateTanh(x); }
 
 float mlir::graph::reference::batchNorm(float x, float scale, float bias,
                                         float mean, float var, float eps) {
