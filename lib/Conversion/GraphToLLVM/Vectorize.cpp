@@ -1,5 +1,4 @@
-//===- Vectorize.cpp - Register tiles and vectors for the target -*- C++
-//-*-===//
+//===- Vectorize.cpp - Register tiles and vectors for the target ---------===//
 //
 // Tiles the compute-heavy linalg ops to register-sized tiles and vectorizes
 // them, on tensors, before bufferization:
@@ -12,6 +11,8 @@
 //    the whole window, written out as vector FMAs (emitDepthwiseKernel);
 //  - matmul: M x N x K tiles, the same outer-product micro-kernel;
 //  - elementwise ops, fills and broadcasts: a few vectors per innermost row;
+//  - reductions of the innermost dimension (softmax, LayerNorm's means): a
+//    row per tile, reduced by vector.reduction;
 //  - transposes of the innermost dimension (NCHW <-> NHWC around each
 //    convolution): square blocks of one vector's lanes, by shuffles;
 //  - tensor.pad: a filled buffer that the padded value is inserted into.
@@ -61,6 +62,31 @@ using namespace mlir::graph;
 
 /// Vectors per row of an elementwise kernel: four loads in flight.
 static constexpr int64_t kElementwiseVectors = 4;
+
+/// Vectors per tile of a row reduction: a row of 128 (attention's keys) in
+/// one tile on AVX-512, longer rows in tiles of 256 floats.
+static constexpr int64_t kRowReductionVectors = 16;
+
+/// Whether `op` reduces the innermost loop, the only reduction, of operands
+/// read contiguously along it into one result per row: softmax's max and
+/// sum, reduce_mean over the last axis (LayerNorm).
+static bool isRowReduction(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  unsigned loops = op.getNumLoops();
+  if (!generic || loops == 0 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  AffineExpr innermost = getAffineDimExpr(loops - 1, op.getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation() || map.getNumResults() == 0 ||
+        map.getResults().back() != innermost)
+      return false;
+  }
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return result.isProjectedPermutation() && !result.isFunctionOfDim(loops - 1);
+}
 
 /// Tile sizes for a transpose that moves the innermost dimension (the layout
 /// changes around convolutions): square blocks of one vector's lanes over
@@ -159,6 +185,17 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
       return std::nullopt;
     return SmallVector<int64_t>{1, tile.rows, tile.lanes,
                                 powerOfTwoTile(ranges[3], kReductionTile)};
+  }
+  if (isRowReduction(op)) {
+    // One row per tile, reduced in vectors; rows that no vector divides stay
+    // on scalar loops.
+    int64_t rowTile = powerOfTwoTile(ranges.back(), kRowReductionVectors *
+                                                        target.getF32Lanes());
+    if (rowTile < target.getF32Lanes())
+      return std::nullopt;
+    SmallVector<int64_t> sizes(ranges.size(), 1);
+    sizes.back() = rowTile;
+    return sizes;
   }
   // Elementwise: every loop parallel, every operand read through a
   // permutation or broadcast of the loops.
@@ -843,6 +880,25 @@ void GraphVectorizePass::hoistAccumulators(RewriterBase &rewriter) {
 /// unit-dimension folding).
 LogicalResult GraphVectorizePass::lowerVectorOps() {
   MLIRContext *context = &getContext();
+  // Reductions of the innermost dimension (the row reductions) become one
+  // vector.reduction per row; lowered as the others are, with the reduced
+  // dimension outermost, each element would be extracted on its own.
+  SmallVector<Operation *> rowReductions;
+  getOperation()->walk([&](vector::MultiDimReductionOp reduction) {
+    SmallVector<bool> mask = reduction.getReductionMask();
+    if (mask.back() && llvm::count(mask, true) == 1)
+      rowReductions.push_back(reduction);
+  });
+  if (!rowReductions.empty()) {
+    RewritePatternSet rowPatterns(context);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        rowPatterns, vector::VectorMultiReductionLowering::InnerReduction);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(rowReductions, std::move(rowPatterns),
+                                       config)))
+      return failure();
+  }
   RewritePatternSet patterns(context);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
@@ -862,7 +918,18 @@ LogicalResult GraphVectorizePass::lowerVectorOps() {
     dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : context->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, context);
-  return applyPatternsGreedily(getOperation(), std::move(patterns));
+  if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    return failure();
+  // The row reductions' sums may be reassociated (summing ops, SPEC: within
+  // a relative 1e-5 of the fold), which makes them a tree of vector adds
+  // rather than one add per lane in order. The same tree at any thread
+  // count: a row is reduced by one thread.
+  getOperation()->walk([](vector::ReductionOp reduction) {
+    if (isa<FloatType>(reduction.getType()) &&
+        reduction.getKind() == vector::CombiningKind::ADD)
+      reduction.setFastmath(arith::FastMathFlags::reassoc);
+  });
+  return success();
 }
 
 void GraphVectorizePass::runOnOperation() {

@@ -133,6 +133,46 @@ func.func @elementwise(%x: tensor<1x4x6x40xf32>, %b: tensor<4xf32>) -> tensor<1x
   return %0 : tensor<1x4x6x40xf32>
 }
 
+// Row reductions (softmax's max and sum, reduce_mean over the last axis):
+// one row per tile, in tiles of up to 16 vectors, each reduced by one
+// vector.reduction; sums reassociated into a tree. A row of 768 takes three
+// tiles of 256; rows of 197, which no vector divides, stay scalar.
+#row = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#rowOut = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @row_reductions
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read {{.*}} : tensor<2x8x128xf32>, vector<128xf32>
+// CHECK:           vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<128xf32> into f32
+// CHECK:       scf.for {{.*}} step %c256
+// CHECK:           vector.transfer_read {{.*}} : tensor<2x8x768xf32>, vector<256xf32>
+// CHECK:           vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<256xf32> into f32
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:       return
+func.func @row_reductions(%x: tensor<2x8x128xf32>, %y: tensor<2x8x768xf32>, %z: tensor<2x8x197xf32>, %init: tensor<2x8xf32>)
+    -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+  %0 = linalg.generic {indexing_maps = [#row, #rowOut], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x : tensor<2x8x128xf32>) outs(%init : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8xf32>
+  %1 = linalg.generic {indexing_maps = [#row, #rowOut], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%y : tensor<2x8x768xf32>) outs(%init : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8xf32>
+  %2 = linalg.generic {indexing_maps = [#row, #rowOut], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%z : tensor<2x8x197xf32>) outs(%init : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8xf32>
+  return %0, %1, %2 : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+}
+
 // The layout transposes around convolutions: 16 x 16 blocks, read as 16 rows
 // of the input and transposed by shuffles of whole vectors.
 // CHECK-LABEL: func.func @transpose_to_nhwc
