@@ -6,6 +6,9 @@
 //   GELU (before opset 20): PyTorch writes x * (erf(x / sqrt(2)) + 1) * 0.5
 //   as Div, Erf, Add, Mul, Mul; graph.gelu computes those five operations in
 //   that order.
+//   Squares: x.pow(2) (LayerNorm's and RMSNorm's variance) is Pow(x, 2), a
+//   libm call per element; mul(x, x) is its correctly rounded value, which
+//   is also what ONNX Runtime and PyTorch compute for it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,11 +90,29 @@ static void recognizeGelu(MulOp outer) {
   }
 }
 
+/// Replaces pow(x, 2) of floats by mul(x, x).
+static void recognizeSquare(PowOp pow) {
+  auto type = cast<RankedTensorType>(pow.getType());
+  if (pow.getLhs().getType() != type ||
+      !isSplatConstant(pow.getRhs(), 2.0, type.getShape()))
+    return;
+  OpBuilder b(pow);
+  Value x = pow.getLhs();
+  pow.replaceAllUsesWith(
+      MulOp::create(b, pow.getLoc(), type, x, x).getResult());
+}
+
 void mlir::graph::onnx_import::recognizeExportPatterns(Block &body) {
   SmallVector<MulOp> muls;
-  for (Operation &op : body)
+  SmallVector<PowOp> pows;
+  for (Operation &op : body) {
     if (auto mul = dyn_cast<MulOp>(op))
       muls.push_back(mul);
+    if (auto pow = dyn_cast<PowOp>(op))
+      pows.push_back(pow);
+  }
   for (MulOp mul : muls)
     recognizeGelu(mul);
+  for (PowOp pow : pows)
+    recognizeSquare(pow);
 }

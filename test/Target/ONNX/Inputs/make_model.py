@@ -170,6 +170,22 @@ def misc():
     return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])], inits)
 
 
+def squares():
+    """Pow by a constant 2 (a scalar, and a row that broadcasts without
+    changing x's shape), by 3, and by a 2 that broadcasts x to more rows."""
+    nodes = [
+        helper.make_node("Pow", ["x", "two"], ["a"], name="square"),
+        helper.make_node("Pow", ["a", "twos"], ["b"], name="square_row"),
+        helper.make_node("Pow", ["b", "three"], ["c"], name="cube"),
+        helper.make_node("Pow", ["c", "tall"], ["y"], name="broadcast"),
+    ]
+    inits = [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+             numpy_helper.from_array(np.full((1, 4), 2.0, np.float32), "twos"),
+             numpy_helper.from_array(np.array(3.0, np.float32), "three"),
+             numpy_helper.from_array(np.full((2, 3, 4), 2.0, np.float32), "tall")]
+    return model(nodes, [value("x", [3, 4])], [value("y", [2, 3, 4])], inits)
+
+
 def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
@@ -266,6 +282,7 @@ def main():
         "shapes": shapes,
         "constants": constants,
         "misc": misc,
+        "squares": squares,
         "unsupported": unsupported,
         "symbolic": symbolic,
         "overflow_pads": lambda: overflow("pads"),
