@@ -7,7 +7,7 @@
       BatchNorm layers running statistics that are not an identity, puts it in
       eval() mode and writes DIR/NAME.onnx (TrainingMode.PRESERVE, no constant
       folding: BatchNormalization stays a node of its own; opset 13, 17 for
-      vit_tiny and convnext_tiny, 14 for mobilenet_v3), DIR/NAME.pt (the state_dict) and
+      vit_tiny, convnext_tiny and the *_opset17 models, 14 for mobilenet_v3), DIR/NAME.pt (the state_dict) and
       DIR/NAME.input.npy (the input, np.random.RandomState(0), float32).
       Checks that the ONNX graph still has its BatchNormalization nodes. With
       --reference, also DIR/NAME.torch.npy: PyTorch's output on that input.
@@ -46,7 +46,18 @@ The models:
   mobilenet_v3            MobileNetV3-Small built here: inverted residual
                           blocks with depthwise convolutions, squeeze-excitation
                           (global pooling, 1x1 convolutions, ReLU,
-                          Hardsigmoid) and HardSwish; exported at opset 14.
+                          Hardsigmoid) and HardSwish; exported at opset 14;
+  vit_b_16                torchvision's ViT-B/16, random weights (the head
+                          too, which torchvision zero-initialises), opset 13;
+  bert_encoder            a BERT-base-sized encoder built here: 4 post-norm
+                          layers, width 768, 12 heads, MLP 3072 with erf GELU,
+                          over 1x128x768 token embeddings, no mask; opset 13
+                          (LayerNorm spelled out as ReduceMean, Sub, Pow, ...);
+  gpt2_decoder            a GPT-2-small-sized decoder built here: 4 pre-norm
+                          layers, tanh GELU, an additive causal mask, a final
+                          LayerNorm; opset 13;
+  bert_encoder_opset17, gpt2_decoder_opset17
+                          the same two at opset 17 (LayerNormalization).
 
 Needs Debian's python3-torch (and python3-torchvision for the torchvision
 models): run it with /usr/bin/python3.
@@ -60,7 +71,9 @@ import time
 import numpy as np
 
 MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3",
-          "resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny")
+          "resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny",
+          "vit_b_16", "bert_encoder", "bert_encoder_opset17", "gpt2_decoder",
+          "gpt2_decoder_opset17")
 INPUT_SHAPES = {
     "resnet18": (1, 3, 224, 224),
     "mobilenet_v2": (1, 3, 224, 224),
@@ -72,12 +85,19 @@ INPUT_SHAPES = {
     "inception_v3": (1, 3, 299, 299),
     "efficientnet_b0": (1, 3, 224, 224),
     "convnext_tiny": (1, 3, 224, 224),
+    "vit_b_16": (1, 3, 224, 224),
+    # The text models take the token embeddings (batch 1, 128 tokens, 768).
+    "bert_encoder": (1, 128, 768),
+    "bert_encoder_opset17": (1, 128, 768),
+    "gpt2_decoder": (1, 128, 768),
+    "gpt2_decoder_opset17": (1, 128, 768),
 }
 # The opset each model is exported at when --opset is not given.
 # convnext_tiny: LayerNormalization (opset 17) rather than its decomposition.
-OPSETS = {"vit_tiny": 17, "mobilenet_v3": 14, "convnext_tiny": 17}
+OPSETS = {"vit_tiny": 17, "mobilenet_v3": 14, "convnext_tiny": 17,
+          "bert_encoder_opset17": 17, "gpt2_decoder_opset17": 17}
 TORCHVISION_MODELS = ("resnet18", "mobilenet_v2", "resnet50", "densenet121", "inception_v3",
-                      "efficientnet_b0", "convnext_tiny")
+                      "efficientnet_b0", "convnext_tiny", "vit_b_16")
 
 
 def import_torch(need_torchvision=True):
@@ -147,6 +167,75 @@ def vit_tiny(torch, depth=6, dim=192, heads=3, mlp=768, patch=16, image=224, cla
             return self.head(self.norm(x)[:, 0])
 
     return ViT()
+
+
+def text_transformer(torch, causal, depth=4, dim=768, heads=12, mlp=3072, tokens=128):
+    """A BERT-base-sized encoder (causal=False: post-norm, erf GELU, no mask)
+    or a GPT-2-small-sized decoder (causal=True: pre-norm, tanh GELU, an
+    additive causal mask, a final LayerNorm), both over 128 token embeddings,
+    written with nn.Linear, nn.LayerNorm and softmax as user code and
+    HuggingFace's models spell them."""
+    nn = torch.nn
+    head_dim = dim // heads
+
+    class SelfAttention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.query = nn.Linear(dim, dim)
+            self.key = nn.Linear(dim, dim)
+            self.value = nn.Linear(dim, dim)
+            self.out = nn.Linear(dim, dim)
+            self.num_heads = heads  # read by bench/kernels.py
+            if causal:
+                self.register_buffer("mask", torch.full((tokens, tokens), float("-inf"))
+                                     .triu(1), persistent=False)
+
+        def heads(self, x):
+            b, n, _ = x.shape
+            return x.view(b, n, heads, head_dim).transpose(1, 2)
+
+        def forward(self, x):
+            b, n, _ = x.shape
+            q, k, v = self.heads(self.query(x)), self.heads(self.key(x)), self.heads(self.value(x))
+            scores = torch.matmul(q, k.transpose(-1, -2)) / (head_dim ** 0.5)
+            if causal:
+                scores = scores + self.mask[:n, :n]
+            probs = torch.softmax(scores, dim=-1)
+            context = torch.matmul(probs, v).transpose(1, 2).reshape(b, n, dim)
+            return self.out(context)
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attention = SelfAttention()
+            self.norm1 = nn.LayerNorm(dim, eps=1e-5 if causal else 1e-12)
+            self.norm2 = nn.LayerNorm(dim, eps=1e-5 if causal else 1e-12)
+            self.mlp = nn.Sequential(nn.Linear(dim, mlp),
+                                     nn.GELU(approximate="tanh" if causal else "none"),
+                                     nn.Linear(mlp, dim))
+
+        def forward(self, x):
+            if causal:
+                x = x + self.attention(self.norm1(x))
+                return x + self.mlp(self.norm2(x))
+            x = self.norm1(x + self.attention(x))
+            return self.norm2(x + self.mlp(x))
+
+    class Transformer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[Layer() for _ in range(depth)])
+            self.final_norm = nn.LayerNorm(dim) if causal else nn.Identity()
+            # LayerNorms that are not the identity.
+            for m in self.modules():
+                if isinstance(m, nn.LayerNorm):
+                    m.weight.data.uniform_(0.5, 1.5)
+                    m.bias.data.normal_(0, 0.1)
+
+        def forward(self, x):
+            return self.final_norm(self.layers(x))
+
+    return Transformer()
 
 
 def mobilenet_v3(torch, classes=1000):
@@ -239,6 +328,16 @@ def build(name):
                                                                         generator=gen))
                     m.bias.copy_(0.1 * torch.randn(m.bias.shape, generator=gen))
         return model
+    if name == "vit_b_16":
+        model = torchvision.models.vit_b_16(weights=None)
+        # torchvision zero-initialises the head: random weights, so that the
+        # output tells something.
+        gen = torch.Generator().manual_seed(3)
+        with torch.no_grad():
+            head = model.heads.head
+            head.weight.copy_(0.02 * torch.randn(head.weight.shape, generator=gen))
+            head.bias.copy_(0.02 * torch.randn(head.bias.shape, generator=gen))
+        return model
     if name in TORCHVISION_MODELS:
         return getattr(torchvision.models, name)(weights=None)
     if name == "conv_bn_relu":
@@ -250,6 +349,8 @@ def build(name):
         return vit_tiny(torch)
     if name == "mobilenet_v3":
         return mobilenet_v3(torch)
+    if name.startswith("bert_encoder") or name.startswith("gpt2_decoder"):
+        return text_transformer(torch, causal=name.startswith("gpt2"))
     sys.exit("export_models.py: unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
 
 
@@ -440,8 +541,8 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--opset", type=int, default=None,
-                   help="the ONNX opset (default 13; vit_tiny and convnext_tiny 17, "
-                        "mobilenet_v3 14)")
+                   help="the ONNX opset (default 13; vit_tiny, convnext_tiny and the "
+                        "*_opset17 models 17, mobilenet_v3 14)")
     p.add_argument("--reference", action="store_true",
                    help="also save PyTorch's output as NAME.torch.npy")
     p.set_defaults(func=export)

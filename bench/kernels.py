@@ -49,7 +49,9 @@ Usage: bench/kernels.py [--models resnet18,mobilenet_v2,vit_b_16] [--filter S]
                         [--list]
 
 Any torchvision classification model name is accepted in --models (e.g.
-resnet50, inception_v3, convnext_tiny). Run with /usr/bin/python3 (Debian's
+resnet50, inception_v3, convnext_tiny), and the text transformers of
+bench/export_models.py, bert_encoder and gpt2_decoder (their linear layers
+and the attention's batched products, 12 heads x 128 tokens). Run with /usr/bin/python3 (Debian's
 torch, torchvision, onnx and numpy); onnxruntime-node is installed in
 bench/peers by bench/peers.py --setup-only.
 """
@@ -73,7 +75,9 @@ DEFAULT_MODELS = "resnet18,mobilenet_v2,vit_b_16"
 IMAGE_SIZE = {"inception_v3": 299}
 SHORT = {"resnet18": "r18", "resnet50": "r50", "mobilenet_v2": "mv2", "vit_b_16": "vit",
          "densenet121": "d121", "inception_v3": "inc3", "efficientnet_b0": "eb0",
-         "convnext_tiny": "cnxt"}
+         "convnext_tiny": "cnxt", "bert_encoder": "bert", "gpt2_decoder": "gpt2"}
+# The text transformers of bench/export_models.py (token embeddings in).
+TEXT_MODELS = ("bert_encoder", "gpt2_decoder")
 BIG = 1 << 24          # rows with at least this many multiply-adds are marked
 PEAK_SHARE = 0.70      # the target share of the FMA peak
 TOLERANCE = 1e-4       # max |ours - ORT| / max |ORT|
@@ -112,12 +116,21 @@ def collect_shapes(models):
         found[key]["uses"][model] = found[key]["uses"].get(model, 0) + 1
 
     for name in models:
-        ctor = getattr(torchvision.models, name, None)
-        if ctor is None or not callable(ctor):
-            sys.exit("kernels.py: torchvision has no model %s" % name)
-        torch.manual_seed(0)
-        model = ctor(weights=None).eval()
-        size = IMAGE_SIZE.get(name, 224)
+        if name in TEXT_MODELS:
+            # Built by export_models.py: nn.Linear layers, and attention as
+            # torch.matmul of the heads (hooked on the attention modules).
+            sys.path.insert(0, BENCH)
+            import export_models
+            model = export_models.build(name).eval()
+            example = torch.zeros(*export_models.INPUT_SHAPES[name])
+        else:
+            ctor = getattr(torchvision.models, name, None)
+            if ctor is None or not callable(ctor):
+                sys.exit("kernels.py: torchvision has no model %s" % name)
+            torch.manual_seed(0)
+            model = ctor(weights=None).eval()
+            size = IMAGE_SIZE.get(name, 224)
+            example = torch.zeros(1, 3, size, size)
         hooks, wrapped = [], []
 
         def conv_hook(mod, inp, out, name=name):
@@ -152,7 +165,18 @@ def collect_shapes(models):
                 dict(kind="matmul", b=b * heads, m=l, k=l, n=d), name)
             add(("gemm", m, e, e), dict(kind="gemm", m=m, k=e, n=e), name)
 
+        def heads_hook(mod, inp, out, name=name):
+            b, l, e = inp[0].shape
+            heads = mod.num_heads
+            d = e // heads
+            add(("matmul", b * heads, l, d, l),
+                dict(kind="matmul", b=b * heads, m=l, k=d, n=l), name)
+            add(("matmul", b * heads, l, l, d),
+                dict(kind="matmul", b=b * heads, m=l, k=l, n=d), name)
+
         for mod in model.modules():
+            if hasattr(mod, "num_heads") and not isinstance(mod, torch.nn.MultiheadAttention):
+                hooks.append(mod.register_forward_hook(heads_hook))
             if isinstance(mod, torch.nn.Conv2d):
                 hooks.append(mod.register_forward_hook(conv_hook))
             elif isinstance(mod, torch.nn.MultiheadAttention):
@@ -168,7 +192,7 @@ def collect_shapes(models):
             elif isinstance(mod, torch.nn.Linear):
                 hooks.append(mod.register_forward_hook(linear_hook))
         with torch.no_grad():
-            model(torch.zeros(1, 3, size, size))
+            model(example)
         for h in hooks:
             h.remove()
         for mod in wrapped:

@@ -5,7 +5,9 @@ Exports ResNet-18 and MobileNetV2 (torchvision, random weights, eval(), BatchNor
 kept as a node of its own), a conv_bn_relu block, a ViT-Tiny-style transformer
 encoder and a MobileNetV3-Small (squeeze-excitation, HardSwish) built in
 bench/export_models.py (with --models also the torchvision ResNet-50,
-DenseNet-121, Inception-v3 at 299x299, EfficientNet-B0 and ConvNeXt-Tiny),
+DenseNet-121, Inception-v3 at 299x299, EfficientNet-B0 and ConvNeXt-Tiny, and
+the transformers ViT-B/16, a BERT-base-sized encoder and a GPT-2-small-sized
+decoder, the text models at opset 13 and 17),
 then times each model, one runtime after the other, each in its own process,
 at each thread count of --threads (default 1,all): at 1 thread pinned to one
 core (taskset -c 0, or --cpu), at T threads to the first T cores this process
@@ -37,7 +39,8 @@ missing. Run with /usr/bin/python3 (Debian's NumPy, ONNX and torch).
 Usage: bench/peers.py [--setup | --setup-only] [--build DIR] [--runs N] [--warmup W]
                       [--models resnet18,mobilenet_v2,conv_bn_relu,vit_tiny,mobilenet_v3,
                                 resnet50,densenet121,inception_v3,efficientnet_b0,
-                                convnext_tiny]
+                                convnext_tiny,vit_b_16,bert_encoder,
+                                bert_encoder_opset17,gpt2_decoder,gpt2_decoder_opset17]
                       [--work DIR]
                       [--no-ours] [--conv-profile [MODEL]] [--stage-profile [MODEL]]
                       [--threads 1,all] [--cpu N] [--json FILE]
@@ -63,10 +66,14 @@ EXPORT = os.path.join(BENCH, "export_models.py")
 # with --models (slower to export and to compile).
 DEFAULT_MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3")
 LARGE_MODELS = ("resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny")
-MODELS = DEFAULT_MODELS + LARGE_MODELS
+# The transformers of the issue "Transformers at ONNX Runtime's speed".
+TRANSFORMER_MODELS = ("vit_b_16", "bert_encoder", "bert_encoder_opset17", "gpt2_decoder",
+                      "gpt2_decoder_opset17")
+MODELS = DEFAULT_MODELS + LARGE_MODELS + TRANSFORMER_MODELS
 # The models the TARGET_RATIO applies to.
 TARGET_MODELS = ("resnet18", "mobilenet_v2")
-TOLERANCE = 1e-4       # max |ours - ORT-all|; for LARGE_MODELS, times max(1, max |ORT-all|)
+TOLERANCE = 1e-4       # max |ours - ORT-all|; for LARGE_MODELS and TRANSFORMER_MODELS,
+                       # times max(1, max |ORT-all|)
 TARGET_RATIO = 3.0     # ours / ORT-all on resnet18 and mobilenet_v2
 RUNTIMES = ("ORT-disabled", "ORT-all", "torch", "ours -O0", "ours -O3")
 CPU = "0"              # the core every runtime is pinned to at 1 thread (--cpu)
@@ -247,7 +254,7 @@ def tolerance(name, reference):
     """The largest |ours - ORT-all| accepted: TOLERANCE, or for the large
     models (whose outputs reach tens: inception_v3's classifier has weights
     of standard deviation 0.1) TOLERANCE relative to the largest output."""
-    if name not in LARGE_MODELS:
+    if name not in LARGE_MODELS + TRANSFORMER_MODELS:
         return TOLERANCE
     return TOLERANCE * max(1.0, float(np.max(np.abs(np.load(reference)))))
 
