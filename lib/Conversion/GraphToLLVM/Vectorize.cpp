@@ -67,6 +67,19 @@ static constexpr int64_t kElementwiseVectors = 4;
 /// one tile on AVX-512, longer rows in tiles of 256 floats.
 static constexpr int64_t kRowReductionVectors = 16;
 
+/// The tile of an innermost loop of `row` iterations: the most vectors, a
+/// power of two up to `maxVectors`, that divide the row or leave less than a
+/// vector over (the last, partial tile is peeled and stays scalar:
+/// attention's 197 keys are 3 tiles of 64 and 5 more); 0 below one vector.
+static int64_t chooseVectorTile(const CPUTarget &target, int64_t row,
+                                int64_t maxVectors) {
+  int64_t lanes = target.getF32Lanes();
+  for (int64_t tile = maxVectors * lanes; tile >= lanes; tile /= 2)
+    if (tile <= row && row % tile < lanes)
+      return tile;
+  return 0;
+}
+
 /// Whether `op` reduces the innermost loop, the only reduction, of operands
 /// read contiguously along it into one result per row: softmax's max and
 /// sum, reduce_mean over the last axis (LayerNorm).
@@ -187,11 +200,10 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
                                 powerOfTwoTile(ranges[3], kReductionTile)};
   }
   if (isRowReduction(op)) {
-    // One row per tile, reduced in vectors; rows that no vector divides stay
-    // on scalar loops.
-    int64_t rowTile = powerOfTwoTile(ranges.back(), kRowReductionVectors *
-                                                        target.getF32Lanes());
-    if (rowTile < target.getF32Lanes())
+    // One row per tile, reduced in vectors.
+    int64_t rowTile =
+        chooseVectorTile(target, ranges.back(), kRowReductionVectors);
+    if (rowTile == 0)
       return std::nullopt;
     SmallVector<int64_t> sizes(ranges.size(), 1);
     sizes.back() = rowTile;
@@ -204,9 +216,16 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
       llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
         return map.isProjectedPermutation();
       })) {
+    // Rows that no vector divides (and that graph-vectorize could not
+    // collapse with the loops outside: a softmax's exp reads its row's max)
+    // get whole vectors and a peeled remainder.
     SmallVector<int64_t> sizes(ranges.size(), 1);
     sizes.back() = powerOfTwoTile(ranges.back(),
                                   kElementwiseVectors * target.getF32Lanes());
+    if (sizes.back() < target.getF32Lanes())
+      if (int64_t tile =
+              chooseVectorTile(target, ranges.back(), kElementwiseVectors))
+        sizes.back() = tile;
     return sizes;
   }
   return std::nullopt;
@@ -542,23 +561,30 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
         rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
       return op.emitOpError("could not be tiled to registers");
-    // Rows that the row tile does not divide: the loop over row tiles is
-    // peeled, so that every full tile keeps its static shape and the last,
-    // partial one gets a static shape of its own.
-    int64_t rows = op.getStaticLoopRanges()[0];
-    bool peelRows = isPackedMatmul(op) && sizes[0] != 0 && rows % sizes[0];
+    // Rows that the row tile does not divide (a packed matmul's M, the
+    // innermost loop of a row reduction or an elementwise op): that loop over
+    // tiles is peeled, so that every full
+    // tile keeps its static shape and the last, partial one gets a static
+    // shape of its own.
+    std::optional<unsigned> peelDim;
+    if (isPackedMatmul(op))
+      peelDim = 0;
+    else if (!isa<linalg::TransposeOp>(op.getOperation()))
+      peelDim = sizes.size() - 1;
+    int64_t extent = peelDim ? op.getStaticLoopRanges()[*peelDim] : 0;
+    bool peel = peelDim && sizes[*peelDim] != 0 && extent % sizes[*peelDim];
     rewriter.replaceOp(op, tiled->replacements);
-    if (peelRows) {
+    if (peel) {
       for (LoopLikeOpInterface loop : tiled->loops) {
         auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
         if (!forOp || forOp.getInductionVar().use_empty())
           continue;
-        // The row loop: the one whose step is the row tile and whose upper
-        // bound is M (the panel loop's is the panel count).
+        // The loop whose step is the tile and whose upper bound the extent
+        // (a matmul's panel loop ends at the panel count).
         std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
         std::optional<int64_t> upper =
             getConstantIntValue(forOp.getUpperBound());
-        if (step != sizes[0] || upper != rows)
+        if (step != sizes[*peelDim] || upper != extent)
           continue;
         scf::ForOp partial;
         rewriter.setInsertionPoint(forOp);
