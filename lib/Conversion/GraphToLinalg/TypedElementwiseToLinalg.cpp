@@ -256,8 +256,8 @@ struct GeluFn {
     inner = arith::MulFOp::create(b, loc, inner, c(0.79788456080286535588));
     Value t = math::TanhOp::create(b, loc, inner);
     Value shifted = arith::AddFOp::create(b, loc, t, c(1));
-    Value half = arith::MulFOp::create(b, loc, x, c(0.5));
-    return arith::MulFOp::create(b, loc, half, shifted);
+    Value product = arith::MulFOp::create(b, loc, x, shifted);
+    return arith::MulFOp::create(b, loc, product, c(0.5));
   }
 };
 

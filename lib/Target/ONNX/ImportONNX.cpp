@@ -531,11 +531,13 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
   if (hadError)
     return nullptr;
 
-  func::ReturnOp::create(builder, fileLoc, results);
+  auto ret = func::ReturnOp::create(builder, fileLoc, results);
+  // The patterns may replace an output's op (and the sweep erase it): the
+  // types are read from the return, not from `results`.
   recognizeExportPatterns(*body);
   eraseDeadOps(*body);
   func.setFunctionType(
-      builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
+      builder.getFunctionType(argumentTypes, ret.getOperandTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, kNameAttr, builder.getStringAttr(output.name()));
 

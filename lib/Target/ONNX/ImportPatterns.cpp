@@ -5,7 +5,9 @@
 // the op computes exactly the same operations:
 //   GELU (before opset 20): PyTorch writes x * (erf(x / sqrt(2)) + 1) * 0.5
 //   as Div, Erf, Add, Mul, Mul; graph.gelu computes those five operations in
-//   that order.
+//   that order. Its tanh form, x * (1 + tanh(c * (x + 0.044715 * x * (x *
+//   x)))) * 0.5, is Mul, Mul, Mul, Add, Mul, Tanh, Add, Mul, Mul: graph.gelu
+//   with `tanh`, the same nine operations.
 //   Squares: x.pow(2) (LayerNorm's and RMSNorm's variance) is Pow(x, 2), a
 //   libm call per element; mul(x, x) is its correctly rounded value, which
 //   is also what ONNX Runtime and PyTorch compute for it.
@@ -102,6 +104,59 @@ static void recognizeSquare(PowOp pow) {
       MulOp::create(b, pow.getLoc(), type, x, x).getResult());
 }
 
+/// The defining op of `value` if it is an OpTy with one use.
+template <typename OpTy> static OpTy singleUseDef(Value value) {
+  auto op = value ? value.getDefiningOp<OpTy>() : OpTy();
+  return op && op->hasOneUse() ? op : OpTy();
+}
+
+/// Whether `value` is x * (x * x) or (x * x) * x, the inner product used
+/// only there.
+static bool isCube(Value value, Value x) {
+  auto outer = singleUseDef<MulOp>(value);
+  if (!outer)
+    return false;
+  Value square = otherOperand(outer, [&](Value v) { return v == x; });
+  auto inner = singleUseDef<MulOp>(square);
+  return inner && inner.getLhs() == x && inner.getRhs() == x;
+}
+
+/// Replaces mul(mul(x, add(tanh(mul(c, add(x, mul(0.044715, cube(x))))),
+/// 1)), 0.5) by gelu(x) {tanh}.
+static void recognizeTanhGelu(MulOp outer) {
+  auto type = cast<RankedTensorType>(outer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  auto isConstant = [&](double c) {
+    return [&, c](Value v) { return isSplatConstant(v, c, shape); };
+  };
+  auto inner = singleUseDef<MulOp>(otherOperand(outer, isConstant(0.5)));
+  if (!inner || inner.getType() != type)
+    return;
+  for (auto [x, sum] : {std::pair(inner.getLhs(), inner.getRhs()),
+                        std::pair(inner.getRhs(), inner.getLhs())}) {
+    if (x.getType() != type)
+      continue;
+    auto shifted = singleUseDef<AddOp>(sum);
+    auto tanh =
+        shifted ? singleUseDef<TanhOp>(otherOperand(shifted, isConstant(1.0)))
+                : TanhOp();
+    auto scaled = tanh ? singleUseDef<MulOp>(tanh.getX()) : MulOp();
+    auto argument = scaled ? singleUseDef<AddOp>(otherOperand(
+                                 scaled, isConstant(0.79788456080286535588)))
+                           : AddOp();
+    if (!argument)
+      continue;
+    auto term = singleUseDef<MulOp>(
+        otherOperand(argument, [&](Value v) { return v == x; }));
+    if (!term || !isCube(otherOperand(term, isConstant(0.044715)), x))
+      continue;
+    OpBuilder b(outer);
+    Value gelu = GeluOp::create(b, outer.getLoc(), type, x, b.getUnitAttr());
+    outer.replaceAllUsesWith(gelu);
+    return;
+  }
+}
+
 void mlir::graph::onnx_import::recognizeExportPatterns(Block &body) {
   SmallVector<MulOp> muls;
   SmallVector<PowOp> pows;
@@ -111,8 +166,10 @@ void mlir::graph::onnx_import::recognizeExportPatterns(Block &body) {
     if (auto pow = dyn_cast<PowOp>(op))
       pows.push_back(pow);
   }
-  for (MulOp mul : muls)
+  for (MulOp mul : muls) {
     recognizeGelu(mul);
+    recognizeTanhGelu(mul);
+  }
   for (PowOp pow : pows)
     recognizeSquare(pow);
 }

@@ -186,8 +186,8 @@ struct GeluFn {
     inner = inner * C(0.79788456080286535588);
     C t = kernelTanh(inner);
     C shifted = t + C(1);
-    C half = x * C(0.5);
-    return half * shifted;
+    C product = x * shifted;
+    return product * C(0.5);
   }
 };
 

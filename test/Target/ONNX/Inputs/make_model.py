@@ -186,6 +186,37 @@ def squares():
     return model(nodes, [value("x", [3, 4])], [value("y", [2, 3, 4])], inits)
 
 
+def tanh_gelu():
+    """GELU's tanh form as PyTorch exports it (x * (x * x), ...,
+    (x * (tanh(.) + 1)) * 0.5), and as HuggingFace's NewGELU writes it
+    (0.5 * x first, Pow(x, 3)): a different order of operations."""
+    def const(name, v):
+        return numpy_helper.from_array(np.array(v, np.float32), name)
+    nodes = [
+        helper.make_node("Mul", ["x", "x"], ["sq"]),
+        helper.make_node("Mul", ["x", "sq"], ["cube"]),
+        helper.make_node("Mul", ["k", "cube"], ["term"]),
+        helper.make_node("Add", ["x", "term"], ["arg"]),
+        helper.make_node("Mul", ["c", "arg"], ["scaled"]),
+        helper.make_node("Tanh", ["scaled"], ["t"]),
+        helper.make_node("Add", ["one", "t"], ["shifted"]),
+        helper.make_node("Mul", ["x", "shifted"], ["prod"]),
+        helper.make_node("Mul", ["prod", "half"], ["y"]),
+        helper.make_node("Mul", ["half", "x"], ["hx"]),
+        helper.make_node("Pow", ["x", "three"], ["cube2"]),
+        helper.make_node("Mul", ["k", "cube2"], ["term2"]),
+        helper.make_node("Add", ["x", "term2"], ["arg2"]),
+        helper.make_node("Mul", ["c", "arg2"], ["scaled2"]),
+        helper.make_node("Tanh", ["scaled2"], ["t2"]),
+        helper.make_node("Add", ["one", "t2"], ["shifted2"]),
+        helper.make_node("Mul", ["hx", "shifted2"], ["z"]),
+    ]
+    inits = [const("k", 0.044715), const("c", 0.7978845608028654), const("one", 1.0),
+             const("half", 0.5), const("three", 3.0)]
+    return model(nodes, [value("x", [2, 5])], [value("y", [2, 5]), value("z", [2, 5])],
+                 inits)
+
+
 def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
@@ -283,6 +314,7 @@ def main():
         "constants": constants,
         "misc": misc,
         "squares": squares,
+        "tanh_gelu": tanh_gelu,
         "unsupported": unsupported,
         "symbolic": symbolic,
         "overflow_pads": lambda: overflow("pads"),

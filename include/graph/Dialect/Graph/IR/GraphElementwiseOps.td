@@ -89,8 +89,9 @@ def Graph_GeluOp : Graph_ActivationOp<"gelu",
     Element type: float. Without `tanh`: `(x * (erf(x / c) + 1)) * 0.5` with
     `c` = sqrt(2) rounded to the element type, in that order (the order of
     PyTorch's exported Erf pattern, which the ONNX importer turns into this
-    op). With `tanh`: `(x * 0.5) * (1 + tanh(sqrt(2/pi) * (x + 0.044715 *
-    x^3)))`.
+    op). With `tanh`: `(x * (tanh(sqrt(2/pi) * (x + 0.044715 * ((x * x) *
+    x))) + 1)) * 0.5`, in that order (PyTorch's exported tanh pattern, also
+    recognized at import).
   }];
 }
 
