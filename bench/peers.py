@@ -42,7 +42,8 @@ Usage: bench/peers.py [--setup | --setup-only] [--build DIR] [--runs N] [--warmu
                                 convnext_tiny,vit_b_16,bert_encoder,
                                 bert_encoder_opset17,gpt2_decoder,gpt2_decoder_opset17]
                       [--work DIR]
-                      [--no-ours] [--conv-profile [MODEL]] [--stage-profile [MODEL]]
+                      [--no-ours] [--no-torch] [--conv-profile [MODEL]]
+                      [--stage-profile [MODEL]]
                       [--threads 1,all] [--cpu N] [--json FILE]
 """
 import argparse
@@ -499,6 +500,9 @@ def main():
                              % (", ".join(MODELS), ",".join(DEFAULT_MODELS)))
     parser.add_argument("--work", help="keep the exported models and outputs here "
                                        "(default: a temporary directory)")
+    parser.add_argument("--no-torch", action="store_true",
+                        help="skip PyTorch eager (Debian's torch takes seconds per run "
+                             "on the transformers)")
     parser.add_argument("--no-ours", action="store_true",
                         help="only the peers (ORT and torch)")
     parser.add_argument("--conv-profile", nargs="?", const="resnet18", metavar="MODEL",
@@ -553,8 +557,9 @@ def main():
                                                "disabled", args, t)
                 log("%s, %d thread(s): ORT all ..." % (name, t))
                 res["ORT-all"] = time_ort(onnx_path, inp, out(tag("ort-all")), "all", args, t)
-                log("%s, %d thread(s): torch ..." % (name, t))
-                res["torch"] = time_torch(work, name, out(tag("torch")), args, t)
+                if not args.no_torch:
+                    log("%s, %d thread(s): torch ..." % (name, t))
+                    res["torch"] = time_torch(work, name, out(tag("torch")), args, t)
                 if not args.no_ours:
                     for level in (0, 3):
                         log("%s, %d thread(s): graph-run -O%d ..." % (name, t, level))
