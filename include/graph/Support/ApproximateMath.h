@@ -1,5 +1,4 @@
-//===- ApproximateMath.h - exp, erf, tanh as kernels compute them -*- C++
-//-*-===//
+//===- ApproximateMath.h - exp, erf and tanh of the kernels ---*- C++ -*-===//
 //
 // The compiled kernels compute f32 exp, erf and tanh with polynomial
 // approximations (graph-approximate-math, in graph-lower-to-llvm): vectors

@@ -563,9 +563,8 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
       return op.emitOpError("could not be tiled to registers");
     // Rows that the row tile does not divide (a packed matmul's M, the
     // innermost loop of a row reduction or an elementwise op): that loop over
-    // tiles is peeled, so that every full
-    // tile keeps its static shape and the last, partial one gets a static
-    // shape of its own.
+    // tiles is peeled, so that every full tile keeps its static shape and the
+    // last, partial one gets a static shape of its own.
     std::optional<unsigned> peelDim;
     if (isPackedMatmul(op))
       peelDim = 0;

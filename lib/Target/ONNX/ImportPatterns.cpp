@@ -60,28 +60,33 @@ static Value otherOperand(OpTy op, function_ref<bool(Value)> isOther) {
   return {};
 }
 
+/// The defining op of `value` if it is an OpTy with one use.
+template <typename OpTy> static OpTy singleUseDef(Value value) {
+  auto op = value ? value.getDefiningOp<OpTy>() : OpTy();
+  return op && op->hasOneUse() ? op : OpTy();
+}
+
 /// Replaces mul(mul(x, add(erf(div(x, sqrt2)), 1)), 0.5) by gelu(x).
 static void recognizeGelu(MulOp outer) {
   auto type = cast<RankedTensorType>(outer.getType());
   ArrayRef<int64_t> shape = type.getShape();
   Value product = otherOperand(
       outer, [&](Value v) { return isSplatConstant(v, 0.5, shape); });
-  auto inner = product ? product.getDefiningOp<MulOp>() : MulOp();
-  if (!inner || !inner->hasOneUse() || inner.getType() != type)
+  auto inner = singleUseDef<MulOp>(product);
+  if (!inner || inner.getType() != type)
     return;
   // inner = x * (erf(x / c) + 1), with x either operand.
   for (auto [x, sum] : {std::pair(inner.getLhs(), inner.getRhs()),
                         std::pair(inner.getRhs(), inner.getLhs())}) {
-    auto add = sum.getDefiningOp<AddOp>();
-    if (!add || !add->hasOneUse() || x.getType() != type)
+    auto add = singleUseDef<AddOp>(sum);
+    if (!add || x.getType() != type)
       continue;
-    Value erfValue = otherOperand(
-        add, [&](Value v) { return isSplatConstant(v, 1.0, shape); });
-    auto erf = erfValue ? erfValue.getDefiningOp<ErfOp>() : ErfOp();
-    if (!erf || !erf->hasOneUse())
+    auto erf = singleUseDef<ErfOp>(otherOperand(
+        add, [&](Value v) { return isSplatConstant(v, 1.0, shape); }));
+    if (!erf)
       continue;
-    auto div = erf.getX().getDefiningOp<DivOp>();
-    if (!div || !div->hasOneUse() || div.getLhs() != x ||
+    auto div = singleUseDef<DivOp>(erf.getX());
+    if (!div || div.getLhs() != x ||
         !isSplatConstant(div.getRhs(), std::sqrt(2.0), shape))
       continue;
     OpBuilder b(outer);
@@ -102,12 +107,6 @@ static void recognizeSquare(PowOp pow) {
   Value x = pow.getLhs();
   pow.replaceAllUsesWith(
       MulOp::create(b, pow.getLoc(), type, x, x).getResult());
-}
-
-/// The defining op of `value` if it is an OpTy with one use.
-template <typename OpTy> static OpTy singleUseDef(Value value) {
-  auto op = value ? value.getDefiningOp<OpTy>() : OpTy();
-  return op && op->hasOneUse() ? op : OpTy();
 }
 
 /// Whether `value` is x * (x * x) or (x * x) * x, the inner product used
