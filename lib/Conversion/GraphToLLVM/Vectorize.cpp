@@ -81,8 +81,9 @@ static int64_t chooseVectorTile(const CPUTarget &target, int64_t row,
 }
 
 /// Whether `op` reduces the innermost loop, the only reduction, of operands
-/// read contiguously along it into one result per row: softmax's max and
-/// sum, reduce_mean over the last axis (LayerNorm).
+/// read contiguously along it (and values of the row) into one result per
+/// row: softmax's max and sum, a reduce_mean over the last axis, a layer
+/// norm's sums.
 static bool isRowReduction(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   unsigned loops = op.getNumLoops();
@@ -90,13 +91,21 @@ static bool isRowReduction(linalg::LinalgOp op) {
       op.getNumReductionLoops() != 1 ||
       op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
     return false;
+  // Each input is read along the row, or is one value per row (a layer
+  // norm's mean, broadcast into its variance).
   AffineExpr innermost = getAffineDimExpr(loops - 1, op.getContext());
+  bool readsRow = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (!map.isProjectedPermutation() || map.getNumResults() == 0 ||
-        map.getResults().back() != innermost)
+    if (!map.isProjectedPermutation())
+      return false;
+    if (map.getNumResults() > 0 && map.getResults().back() == innermost)
+      readsRow = true;
+    else if (map.isFunctionOfDim(loops - 1))
       return false;
   }
+  if (!readsRow)
+    return false;
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   return result.isProjectedPermutation() && !result.isFunctionOfDim(loops - 1);
 }

@@ -35,6 +35,7 @@ void mlir::graph::populateGraphToLinalgConversionPatterns(
   populateLinalgOpsToLinalgPatterns(patterns);
   populateShapeOpsToLinalgPatterns(converter, patterns);
   populateSoftmaxToLinalgPatterns(patterns);
+  populateNormalizationToLinalgPatterns(patterns);
   populateTypedElementwiseToLinalgPatterns(converter, patterns);
   populateDataMovementToLinalgPatterns(converter, patterns);
   populateReductionToLinalgPatterns(converter, patterns);

@@ -42,6 +42,10 @@ void populateShapeOpsToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 /// softmax.
 void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
+
+/// layer_norm, rms_norm.
+void populateNormalizationToLinalgPatterns(RewritePatternSet &patterns);
+
 /// The typed elementwise ops of GraphElementwiseOps.td.
 void populateTypedElementwiseToLinalgPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns);

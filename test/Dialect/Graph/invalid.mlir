@@ -313,6 +313,54 @@ func.func @softmax_negative_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+func.func @layer_norm_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{attribute 'axis' must be in [-2, 1], but got 2}}
+  %0 = graph.layer_norm %x {axis = 2} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @layer_norm_scale(%x: tensor<2x3xf32>, %s: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operand 'scale' must have the shape of a row, [3], but got [2, 3]}}
+  %0 = graph.layer_norm %x scale %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @layer_norm_bias_type(%x: tensor<2x3xf32>, %b: tensor<3xf16>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operand 'bias' must be a statically shaped tensor of f32, but got 'tensor<3xf16>'}}
+  %0 = graph.layer_norm %x bias %b : (tensor<2x3xf32>, tensor<3xf16>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @layer_norm_result(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{result type 'tensor<3x2xf32>' does not match the expected 'tensor<2x3xf32>'}}
+  %0 = graph.layer_norm %x : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @rms_norm_scalar(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{operand 'x' must have rank >= 1}}
+  %0 = graph.rms_norm %x : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @rms_norm_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{operand 'x' must be a statically shaped tensor of f32, but got 'tensor<4xf64>'}}
+  %0 = graph.rms_norm %x : (tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
 func.func @dropout_ratio_one(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{attribute 'ratio' must be in [0, 1), but got 1.000000e+00}}
   %0 = graph.dropout %x {ratio = 1.0 : f32, training} : tensor<2x3xf32>

@@ -199,6 +199,23 @@ func.func @softmax(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
   return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
 }
 
+// CHECK-LABEL: func.func @normalizations
+// CHECK: graph.layer_norm %{{.*}} scale %{{.*}} bias %{{.*}} {epsilon = 9.99999996E-13 : f32} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+// CHECK: graph.layer_norm %{{.*}} {axis = 1 : i64} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+// CHECK: graph.layer_norm %{{.*}} bias %{{.*}} : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+// CHECK: graph.rms_norm %{{.*}} scale %{{.*}} {axis = -2 : i64, epsilon = 9.99999997E-7 : f32} : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+func.func @normalizations(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>,
+                          %t: tensor<3x8xf32>)
+    -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  %0 = graph.layer_norm %x scale %s bias %b {epsilon = 1.0e-12 : f32}
+      : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %1 = graph.layer_norm %x {axis = 1} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %2 = graph.layer_norm %x bias %b : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %3 = graph.rms_norm %x scale %t {axis = -2, epsilon = 1.0e-6 : f32}
+      : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  return %0, %1, %2, %3 : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+
 // CHECK-LABEL: func.func @dropout
 // CHECK: graph.dropout %{{.*}} : tensor<2x3xf32>
 // CHECK: graph.dropout %{{.*}} {ratio = 2.500000e-01 : f32, training} : tensor<2x3xf32>

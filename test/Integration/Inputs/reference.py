@@ -243,6 +243,34 @@ def softmax(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def row_axes(x, axis):
+    axis = axis % x.ndim
+    return tuple(range(axis, x.ndim))
+
+
+def layer_norm(x, scale=None, bias=None, axis=-1, eps=1e-5):
+    """(x - mean) / sqrt(var + eps) * scale + bias over the dimensions from
+    axis on, the variance biased. float64."""
+    x = np.asarray(x, np.float64)
+    axes = row_axes(x, axis)
+    d = x - x.mean(axis=axes, keepdims=True)
+    y = d / np.sqrt((d * d).mean(axis=axes, keepdims=True) + np.float64(eps))
+    if scale is not None:
+        y = y * scale
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def rms_norm(x, scale=None, axis=-1, eps=1e-5):
+    """x / sqrt(mean(x^2) + eps) * scale over the dimensions from axis on.
+    float64."""
+    x = np.asarray(x, np.float64)
+    ms = (x * x).mean(axis=row_axes(x, axis), keepdims=True)
+    y = x / np.sqrt(ms + np.float64(eps))
+    return y if scale is None else y * scale
+
+
 KERNELS = {
     "np": np, "F32": F32, "maximum": maximum, "minimum": minimum, "relu": relu,
     "clip": clip, "sigmoid": sigmoid, "tanh": tanh, "exp": exp, "erf": erf,
@@ -251,6 +279,7 @@ KERNELS = {
     "avg_pool2d": avg_pool2d, "global_avg_pool": global_avg_pool,
     "matmul": matmul, "gemm": gemm, "reshape": reshape, "flatten": flatten,
     "transpose": transpose, "concat": concat, "softmax": softmax,
+    "layer_norm": layer_norm, "rms_norm": rms_norm,
 }
 
 #===------------------------------------------------------------------------===#

@@ -778,6 +778,60 @@ OpFoldResult SoftmaxOp::fold(FoldAdaptor adaptor) {
   return makeConstantTensor(type, out);
 }
 
+/// Folds a normalization of constant `x` (and constant `params`, where
+/// present) over the dimensions from `axis` on.
+static OpFoldResult
+foldNormalization(RankedTensorType type, Attribute xAttr,
+                  ArrayRef<std::pair<Value, Attribute>> params, int64_t axis,
+                  float epsilon, bool rms) {
+  std::optional<ConstantTensor> x = readConstantTensor(xAttr);
+  if (!type || !x || x->getShape() != type.getShape() || type.getRank() < 1)
+    return {};
+  std::optional<int64_t> first = normalizeAxis(axis, type.getRank());
+  if (!first)
+    return {};
+  int64_t width = 1;
+  for (int64_t dim : type.getShape().drop_front(*first))
+    width *= dim;
+  int64_t elements = type.getNumElements();
+  SmallVector<std::optional<int64_t>> expansions = {expansionOf(*x), elements};
+  SmallVector<SmallVector<float>, 2> values;
+  for (auto [value, attr] : params) {
+    if (!value) {
+      values.emplace_back();
+      continue;
+    }
+    std::optional<ConstantTensor> param = readConstantTensor(attr);
+    if (!param || param->getNumElements() != width)
+      return {};
+    expansions.push_back(expansionOf(*param));
+    values.push_back(param->expand());
+  }
+  if (width == 0 ||
+      !withinFoldLimits(expansions, checkedProduct({elements, 6})))
+    return {};
+  SmallVector<float> out(elements);
+  reference::normalizeRows(x->expand(), elements / width, width, values[0],
+                           values.size() > 1 ? ArrayRef<float>(values[1])
+                                             : ArrayRef<float>(),
+                           epsilon, rms, out);
+  return makeConstantTensor(type, out);
+}
+
+OpFoldResult LayerNormOp::fold(FoldAdaptor adaptor) {
+  return foldNormalization(
+      getFoldableType(getType()), adaptor.getX(),
+      {{getScale(), adaptor.getScale()}, {getBias(), adaptor.getBias()}},
+      getAxis(), getEpsilon().convertToFloat(),
+      /*rms=*/false);
+}
+
+OpFoldResult RMSNormOp::fold(FoldAdaptor adaptor) {
+  return foldNormalization(getFoldableType(getType()), adaptor.getX(),
+                           {{getScale(), adaptor.getScale()}}, getAxis(),
+                           getEpsilon().convertToFloat(), /*rms=*/true);
+}
+
 //===----------------------------------------------------------------------===//
 // Random ops
 //===----------------------------------------------------------------------===//

@@ -593,6 +593,44 @@ LogicalResult SoftmaxOp::verify() {
   return checkAxis(*this, getAxis(), shapeOf(getX()).size());
 }
 
+/// Checks a normalization over the dimensions of `x` from `axis` on: f32
+/// operands, the optional `params` of the row's shape, the result of x's
+/// type.
+static LogicalResult
+verifyNormalization(Operation *op, Value x, int64_t axis,
+                    ArrayRef<std::pair<Value, StringRef>> params) {
+  if (failed(checkStaticF32(op, x, "operand 'x'")) ||
+      failed(checkStaticF32(op, op->getResult(0), "result 'output'")))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(x);
+  if (shape.empty())
+    return op->emitOpError() << "operand 'x' must have rank >= 1";
+  FailureOr<int64_t> first = checkAxis(op, axis, shape.size());
+  if (failed(first))
+    return failure();
+  ArrayRef<int64_t> row = shape.drop_front(*first);
+  for (auto [value, name] : params) {
+    if (!value)
+      continue;
+    if (failed(checkStaticF32(op, value, "operand '" + name + "'")))
+      return failure();
+    if (shapeOf(value) != row)
+      return op->emitOpError()
+             << "operand '" << name << "' must have the shape of a row, "
+             << formatShape(row) << ", but got " << formatShape(shapeOf(value));
+  }
+  return checkResultShape(op, shape);
+}
+
+LogicalResult LayerNormOp::verify() {
+  return verifyNormalization(*this, getX(), getAxis(),
+                             {{getScale(), "scale"}, {getBias(), "bias"}});
+}
+
+LogicalResult RMSNormOp::verify() {
+  return verifyNormalization(*this, getX(), getAxis(), {{getScale(), "scale"}});
+}
+
 //===----------------------------------------------------------------------===//
 // Random ops
 //===----------------------------------------------------------------------===//

@@ -390,6 +390,38 @@ void mlir::graph::reference::softmax(ArrayRef<float> x, ArrayRef<int64_t> shape,
   }
 }
 
+void mlir::graph::reference::normalizeRows(ArrayRef<float> x, int64_t rows,
+                                           int64_t width, ArrayRef<float> scale,
+                                           ArrayRef<float> bias, float epsilon,
+                                           bool rms,
+                                           MutableArrayRef<float> out) {
+  float count = static_cast<float>(width);
+  for (int64_t r = 0; r < rows; ++r) {
+    ArrayRef<float> row = x.slice(r * width, width);
+    float mean = 0.0f;
+    if (!rms) {
+      float sum = 0.0f;
+      for (float v : row)
+        sum = sum + v;
+      mean = sum / count;
+    }
+    float squares = 0.0f;
+    for (float v : row) {
+      float d = rms ? v : v - mean;
+      squares = squares + d * d;
+    }
+    float inverse = 1.0f / std::sqrt(squares / count + epsilon);
+    for (int64_t i = 0; i < width; ++i) {
+      float y = (rms ? row[i] : row[i] - mean) * inverse;
+      if (!scale.empty())
+        y = y * scale[i];
+      if (!bias.empty())
+        y = y + bias[i];
+      out[r * width + i] = y;
+    }
+  }
+}
+
 bool mlir::graph::reference::isReshapeLike(ArrayRef<int64_t> shape,
                                            ArrayRef<int64_t> perm) {
   int64_t last = -1;

@@ -326,6 +326,58 @@ def Graph_SoftmaxOp : Graph_ComputeOp<"softmax",
   let assemblyFormat = "$x attr-dict `:` type($x)";
 }
 
+// Normalizations over a row: each output element depends on its whole row.
+def Graph_LayerNormOp : Graph_ComputeOp<"layer_norm",
+                                        [AttrSizedOperandSegments]> {
+  let summary = "layer normalization over the dimensions from `axis` on";
+  let description = [{
+    Each row of `x` (the elements that share the indices before `axis`) is
+    normalized by its mean and biased variance:
+    `mean = sum(x) / n`, `var = sum((x - mean)^2) / n`,
+    `output = (x - mean) * (1 / sqrt(var + epsilon)) * scale + bias` (the
+    order of operations of ONNX's LayerNormalization and of PyTorch's
+    kernel), with `n` the row's length; `scale` and `bias` are optional and
+    have the row's shape (the dimensions from `axis` on). `axis` may be
+    negative. f32.
+
+    graph-fuse recognizes the op in its decomposition (ReduceMean, Sub,
+    Mul or Pow, ReduceMean, Add epsilon, Sqrt, Div, Mul, Add, as PyTorch
+    exports `nn.LayerNorm` before opset 17), and the ONNX importer makes it
+    of `LayerNormalization`.
+  }];
+  let arguments = (ins AnyTensor:$x, Optional<AnyTensor>:$scale,
+                   Optional<AnyTensor>:$bias,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $x (`scale` $scale^)? (`bias` $bias^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Graph_RMSNormOp : Graph_ComputeOp<"rms_norm"> {
+  let summary = "root-mean-square normalization over the dimensions from "
+                "`axis` on";
+  let description = [{
+    Each row of `x` (the elements that share the indices before `axis`) is
+    divided by its root mean square:
+    `output = x * (1 / sqrt(sum(x^2) / n + epsilon)) * scale`, with `n` the
+    row's length and `scale` optional, of the row's shape. f32.
+
+    graph-fuse recognizes the op in its decomposition (Mul or Pow,
+    ReduceMean, Add epsilon, Sqrt, then Div, or Reciprocal and Mul, then Mul
+    by the scale), as LLaMA's and T5's RMSNorm export.
+  }];
+  let arguments = (ins AnyTensor:$x, Optional<AnyTensor>:$scale,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $x (`scale` $scale^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Random ops
 //===----------------------------------------------------------------------===//

@@ -141,6 +141,14 @@ void gemm(ArrayRef<float> a, ArrayRef<float> b,
 void softmax(ArrayRef<float> x, ArrayRef<int64_t> shape, int64_t axis,
              MutableArrayRef<float> out);
 
+/// Layer normalization (or, with `rms`, RMS normalization) of each of the
+/// `rows` rows of `width` elements of `x`, in graph.layer_norm's and
+/// graph.rms_norm's order of operations; `scale` and `bias` (either may be
+/// empty) have `width` elements.
+void normalizeRows(ArrayRef<float> x, int64_t rows, int64_t width,
+                   ArrayRef<float> scale, ArrayRef<float> bias, float epsilon,
+                   bool rms, MutableArrayRef<float> out);
+
 /// Whether transposing `shape` by `perm` keeps the elements in row-major
 /// order (a reshape): the dimensions larger than 1 keep their relative order.
 bool isReshapeLike(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm);
