@@ -1,6 +1,8 @@
 //===- Fuse.cpp - Operator fusion into graph.fused --------------*- C++ -*-===//
 //
 // The graph-fuse pass, where every fusion of the compiler is decided:
+//  - layer norms and RMS norms written out in elementwise ops and reductions
+//    become graph.layer_norm and graph.rms_norm (RecognizeNormalizations.cpp);
 //  - an anchor (conv2d, matmul, gemm) and the longest chain of elementwise
 //    epilogue ops after it become one graph.fused, so that the lowering
 //    computes the epilogue on the anchor's output while it is still in
@@ -296,7 +298,9 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
     trimFusedInterfaces(getOperation());
     LiveOps live(getOperation());
 
-    // Folding batch_norm first lets conv -> batch_norm -> relu with constant
+    // Normalizations written out become one op first, so that their
+    // elementwise ops do not form groups of their own. Folding batch_norm
+    // first lets conv -> batch_norm -> relu with constant
     // parameters fuse as conv2d_relu, one op less per element. Anchors take
     // their epilogues before the elementwise ops group among themselves.
     // Fusion only regroups ops: no folding, and no erasing of ops that were
@@ -308,6 +312,7 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
       applyOnce(getOperation(), FrozenRewritePatternSet(std::move(patterns)),
                 live);
     };
+    apply(populateRecognizeNormalizationPatterns);
     if (foldBatchNorm)
       apply(populateFoldBatchNormPatterns);
     apply(populateFuseEpiloguePatterns);

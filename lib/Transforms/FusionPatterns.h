@@ -16,6 +16,11 @@ namespace graph {
 
 class LiveOps;
 
+/// Replaces layer norms and RMS norms written out in elementwise ops and
+/// reductions by `graph.layer_norm` and `graph.rms_norm`.
+void populateRecognizeNormalizationPatterns(RewritePatternSet &patterns,
+                                            const LiveOps &live);
+
 /// Folds a `graph.batch_norm` into the constant weight and bias of the
 /// `graph.conv2d` that feeds it.
 void populateFoldBatchNormPatterns(RewritePatternSet &patterns,

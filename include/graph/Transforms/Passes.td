@@ -58,6 +58,15 @@ def GraphFuse : Pass<"graph-fuse"> {
     reads from outside, constants included, become operands of the fused op.
     The pass takes time linear in the graph: liveness is computed once.
 
+    First, a layer norm or an RMS norm written out in elementwise ops and
+    reductions (`reduce_mean`, `sub`, `mul`, `reduce_mean`, `add` of a
+    constant epsilon, `sqrt`, then `div` or `reciprocal` and `mul`, then a
+    `mul` by the scale and an `add` of the bias of the row's shape, as
+    PyTorch exports `nn.LayerNorm` before opset 17; `x * x`, `reduce_mean`,
+    `add`, `sqrt`, `div` and a scale for RMSNorm), the reductions over the
+    trailing dimensions, its intermediates used nowhere else, becomes one
+    `graph.layer_norm` or `graph.rms_norm`.
+
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is
     first folded into new convolution weights and bias, unless the new weight
