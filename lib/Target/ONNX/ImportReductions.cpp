@@ -304,6 +304,26 @@ LogicalResult mlir::graph::onnx_import::importLayerNormalization(
                                        type.getShape())))
       return importer.nodeError(node, "scale and bias must broadcast to the "
                                       "input and have its type");
+  // One graph.layer_norm where its outputs Mean and InvStdDev go unused and
+  // the parameters hold one value per row position.
+  ArrayRef<int64_t> row = type.getShape().drop_front(*axis);
+  auto isRowParameter = [&](Value v) {
+    ArrayRef<int64_t> shape = Importer::getType(v).getShape();
+    return shape.size() >= row.size() && shape.take_back(row.size()) == row &&
+           llvm::all_of(shape.drop_back(row.size()),
+                        [](int64_t d) { return d == 1; });
+  };
+  if (element.isF32() && !importer.isOutputUsed(node, 1) &&
+      !importer.isOutputUsed(node, 2) && isRowParameter(*scale) &&
+      (!bias || isRowParameter(bias))) {
+    Value rowScale = createReshape(importer, node, *scale, row);
+    Value rowBias = bias ? createReshape(importer, node, bias, row) : Value();
+    OpBuilder &b = importer.getBuilder();
+    Value y = LayerNormOp::create(b, importer.getLoc(node), type, *x, rowScale,
+                                  rowBias, b.getI64IntegerAttr(*axis),
+                                  b.getF32FloatAttr(*epsilon));
+    return importer.setOutput(node, 0, y);
+  }
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < type.getRank(); ++d)
     axes.push_back(d);

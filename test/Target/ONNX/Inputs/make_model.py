@@ -217,6 +217,77 @@ def tanh_gelu():
                  inits)
 
 
+def norms():
+    """Opset 17. LayerNormalization over the last axis and over the last two
+    (the op), and with its Mean output used (written out); LayerNorm as
+    PyTorch exports it before opset 17 (c), RMSNorm as LLaMA's (d: Pow,
+    rsqrt as 1 / Sqrt, Mul, Mul by the weight), and three look-alikes that
+    are not normalizations of a row: epsilon added after the square root
+    (e), a scale that varies between rows (f), a mean over a leading axis
+    (g)."""
+    def const(name, v):
+        return numpy_helper.from_array(np.asarray(v, np.float32), name)
+    rng = np.random.RandomState(0)
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "s6", "b6"], ["a"],
+                         epsilon=1e-3),
+        helper.make_node("LayerNormalization", ["x", "s56"], ["b"], axis=1),
+        helper.make_node("LayerNormalization", ["x", "s6"], ["m", "mean"]),
+        helper.make_node("Add", ["m", "mean"], ["h"]),
+        # c: PyTorch's nn.LayerNorm at opset 13 (eps 1e-12, as BERT's).
+        helper.make_node("ReduceMean", ["x"], ["c_mean"], axes=[-1]),
+        helper.make_node("Sub", ["x", "c_mean"], ["c_d"]),
+        helper.make_node("Pow", ["c_d", "two"], ["c_dd"]),
+        helper.make_node("ReduceMean", ["c_dd"], ["c_var"], axes=[-1]),
+        helper.make_node("Add", ["c_var", "eps12"], ["c_ve"]),
+        helper.make_node("Sqrt", ["c_ve"], ["c_s"]),
+        helper.make_node("Div", ["c_d", "c_s"], ["c_n"]),
+        helper.make_node("Mul", ["c_n", "s6"], ["c_sc"]),
+        helper.make_node("Add", ["c_sc", "b6"], ["c"]),
+        # d: RMSNorm.
+        helper.make_node("Pow", ["x", "two"], ["d_sq"]),
+        helper.make_node("ReduceMean", ["d_sq"], ["d_ms"], axes=[2]),
+        helper.make_node("Add", ["d_ms", "eps6"], ["d_me"]),
+        helper.make_node("Sqrt", ["d_me"], ["d_s"]),
+        helper.make_node("Div", ["one", "d_s"], ["d_r"]),
+        helper.make_node("Mul", ["x", "d_r"], ["d_n"]),
+        helper.make_node("Mul", ["s6", "d_n"], ["d"]),
+        # e: sqrt(var) + eps.
+        helper.make_node("ReduceMean", ["x"], ["e_mean"], axes=[-1]),
+        helper.make_node("Sub", ["x", "e_mean"], ["e_d"]),
+        helper.make_node("Mul", ["e_d", "e_d"], ["e_dd"]),
+        helper.make_node("ReduceMean", ["e_dd"], ["e_var"], axes=[-1]),
+        helper.make_node("Sqrt", ["e_var"], ["e_s"]),
+        helper.make_node("Add", ["e_s", "eps6"], ["e_se"]),
+        helper.make_node("Div", ["e_d", "e_se"], ["e"]),
+        # f: a scale of one value per element, not per row position.
+        helper.make_node("ReduceMean", ["x"], ["f_mean"], axes=[-1]),
+        helper.make_node("Sub", ["x", "f_mean"], ["f_d"]),
+        helper.make_node("Mul", ["f_d", "f_d"], ["f_dd"]),
+        helper.make_node("ReduceMean", ["f_dd"], ["f_var"], axes=[-1]),
+        helper.make_node("Add", ["f_var", "eps6"], ["f_ve"]),
+        helper.make_node("Sqrt", ["f_ve"], ["f_s"]),
+        helper.make_node("Div", ["f_d", "f_s"], ["f_n"]),
+        helper.make_node("Mul", ["f_n", "s256"], ["f"]),
+        # g: normalized over axis 1, a leading one.
+        helper.make_node("ReduceMean", ["x"], ["g_mean"], axes=[1]),
+        helper.make_node("Sub", ["x", "g_mean"], ["g_d"]),
+        helper.make_node("Mul", ["g_d", "g_d"], ["g_dd"]),
+        helper.make_node("ReduceMean", ["g_dd"], ["g_var"], axes=[1]),
+        helper.make_node("Add", ["g_var", "eps6"], ["g_ve"]),
+        helper.make_node("Sqrt", ["g_ve"], ["g_s"]),
+        helper.make_node("Div", ["g_d", "g_s"], ["g"]),
+    ]
+    inits = [const("s6", rng.uniform(0.5, 1.5, 6)),
+             const("b6", rng.uniform(-1, 1, 6)),
+             const("s56", rng.uniform(0.5, 1.5, (5, 6))),
+             const("s256", rng.uniform(0.5, 1.5, (2, 5, 6))),
+             const("two", 2.0), const("one", 1.0), const("eps12", 1e-12),
+             const("eps6", 1e-6)]
+    outputs = [value(n, [2, 5, 6]) for n in "abhcdefg"]
+    return model(nodes, [value("x", [2, 5, 6])], outputs, inits, opset=17)
+
+
 def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
@@ -315,6 +386,7 @@ def main():
         "misc": misc,
         "squares": squares,
         "tanh_gelu": tanh_gelu,
+        "norms": norms,
         "unsupported": unsupported,
         "symbolic": symbolic,
         "overflow_pads": lambda: overflow("pads"),
