@@ -353,6 +353,54 @@ func.func @rms_norm_scalar(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
+func.func @attention_depth(%q: tensor<2x5x4xf32>, %k: tensor<2x3x6xf32>, %v: tensor<2x6x3xf32>) -> tensor<2x5x3xf32> {
+  // expected-error @+1 {{operand 'q' has D = 4, but operand 'k_t' has D = 3}}
+  %0 = graph.attention %q, %k, %v : (tensor<2x5x4xf32>, tensor<2x3x6xf32>, tensor<2x6x3xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}
+
+// -----
+
+func.func @attention_keys(%q: tensor<2x5x4xf32>, %k: tensor<2x4x6xf32>, %v: tensor<2x7x3xf32>) -> tensor<2x5x3xf32> {
+  // expected-error @+1 {{operand 'k_t' has T = 6, but operand 'v' has T = 7}}
+  %0 = graph.attention %q, %k, %v : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x7x3xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<2x5x4xf32>, %k: tensor<1x4x6xf32>, %v: tensor<2x6x3xf32>) -> tensor<2x5x3xf32> {
+  // expected-error @+1 {{batch dimensions [2], [1] and [2] differ}}
+  %0 = graph.attention %q, %k, %v : (tensor<2x5x4xf32>, tensor<1x4x6xf32>, tensor<2x6x3xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<2x5x4xf32>, %k: tensor<2x4x6xf32>, %v: tensor<2x6x3xf32>, %m: tensor<2x5x1xf32>) -> tensor<2x5x3xf32> {
+  // expected-error @+1 {{operand 'mask' of shape [2, 5, 1] must have the scores' rank and dimensions (batch all 1 or [2], then 5 or 1, then 6)}}
+  %0 = graph.attention %q, %k, %v mask %m : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x6x3xf32>, tensor<2x5x1xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}
+
+// -----
+
+func.func @attention_f16(%q: tensor<5x4xf16>, %k: tensor<4x6xf16>, %v: tensor<6x3xf16>) -> tensor<5x3xf16> {
+  // expected-error @+1 {{operand 'q' must have element type f32, but got 'tensor<5x4xf16>'}}
+  %0 = graph.attention %q, %k, %v : (tensor<5x4xf16>, tensor<4x6xf16>, tensor<6x3xf16>) -> tensor<5x3xf16>
+  return %0 : tensor<5x3xf16>
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<5x4xf32>, %k: tensor<4x6xf32>, %v: tensor<6x3xf32>) -> tensor<5x6xf32> {
+  // expected-error @+1 {{result type 'tensor<5x6xf32>' does not match the expected 'tensor<5x3xf32>'}}
+  %0 = graph.attention %q, %k, %v : (tensor<5x4xf32>, tensor<4x6xf32>, tensor<6x3xf32>) -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}
+
+// -----
+
 func.func @rms_norm_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
   // expected-error @+1 {{operand 'x' must be a statically shaped tensor of f32, but got 'tensor<4xf64>'}}
   %0 = graph.rms_norm %x : (tensor<4xf64>) -> tensor<4xf64>

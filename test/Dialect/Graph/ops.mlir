@@ -216,6 +216,22 @@ func.func @normalizations(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8
   return %0, %1, %2, %3 : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
 }
 
+// CHECK-LABEL: func.func @attention
+// CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x6x3xf32>) -> tensor<2x5x3xf32>
+// CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} {scale = 1.250000e-01 : f32} : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x6x3xf32>, tensor<1x5x6xf32>) -> tensor<2x5x3xf32>
+// CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} : (tensor<5x4xf32>, tensor<4x6xf32>, tensor<6x3xf32>, tensor<1x6xf32>) -> tensor<5x3xf32>
+func.func @attention(%q: tensor<2x5x4xf32>, %k: tensor<2x4x6xf32>, %v: tensor<2x6x3xf32>,
+                     %m: tensor<1x5x6xf32>, %q2: tensor<5x4xf32>, %k2: tensor<4x6xf32>,
+                     %v2: tensor<6x3xf32>, %m2: tensor<1x6xf32>)
+    -> (tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<5x3xf32>) {
+  %0 = graph.attention %q, %k, %v : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x6x3xf32>) -> tensor<2x5x3xf32>
+  %1 = graph.attention %q, %k, %v mask %m {scale = 0.125 : f32}
+      : (tensor<2x5x4xf32>, tensor<2x4x6xf32>, tensor<2x6x3xf32>, tensor<1x5x6xf32>) -> tensor<2x5x3xf32>
+  %2 = graph.attention %q2, %k2, %v2 mask %m2
+      : (tensor<5x4xf32>, tensor<4x6xf32>, tensor<6x3xf32>, tensor<1x6xf32>) -> tensor<5x3xf32>
+  return %0, %1, %2 : tensor<2x5x3xf32>, tensor<2x5x3xf32>, tensor<5x3xf32>
+}
+
 // CHECK-LABEL: func.func @dropout
 // CHECK: graph.dropout %{{.*}} : tensor<2x3xf32>
 // CHECK: graph.dropout %{{.*}} {ratio = 2.500000e-01 : f32, training} : tensor<2x3xf32>

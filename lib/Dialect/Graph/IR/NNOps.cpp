@@ -10,7 +10,9 @@
 #include "ScalarKernels.h"
 #include "VerifyUtils.h"
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 #include "graph/Dialect/Graph/IR/TypedKernels.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
 
@@ -112,6 +114,115 @@ OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
       });
   if (!ok)
     return {};
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.attention
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::verify() {
+  std::pair<Value, StringRef> values[] = {{getQ(), "operand 'q'"},
+                                          {getKT(), "operand 'k_t'"},
+                                          {getV(), "operand 'v'"},
+                                          {getMask(), "operand 'mask'"},
+                                          {getOutput(), "result 'output'"}};
+  for (auto [value, name] : values) {
+    if (!value)
+      continue;
+    if (failed(checkTensorOf(*this, value, name, TypeClass::Float)))
+      return failure();
+    if (!cast<RankedTensorType>(value.getType()).getElementType().isF32())
+      return emitOpError() << name << " must have element type f32, but got "
+                           << value.getType();
+  }
+  ArrayRef<int64_t> q = getDims(getQ()), k = getDims(getKT()),
+                    v = getDims(getV());
+  size_t rank = q.size();
+  if (rank < 2 || k.size() != rank || v.size() != rank)
+    return emitOpError() << "operands 'q', 'k_t' and 'v' must have one rank "
+                            ">= 2, but got ranks "
+                         << q.size() << ", " << k.size() << " and " << v.size();
+  ArrayRef<int64_t> batch = q.drop_back(2);
+  if (k.drop_back(2) != batch || v.drop_back(2) != batch)
+    return emitOpError() << "batch dimensions " << formatDims(batch) << ", "
+                         << formatDims(k.drop_back(2)) << " and "
+                         << formatDims(v.drop_back(2)) << " differ";
+  int64_t s = q[rank - 2], d = q.back(), t = k.back();
+  if (k[rank - 2] != d)
+    return emitOpError() << "operand 'q' has D = " << d
+                         << ", but operand 'k_t' has D = " << k[rank - 2];
+  if (v[rank - 2] != t)
+    return emitOpError() << "operand 'k_t' has T = " << t
+                         << ", but operand 'v' has T = " << v[rank - 2];
+  if (Value mask = getMask()) {
+    ArrayRef<int64_t> m = getDims(mask);
+    bool batchOk =
+        m.size() == rank &&
+        (m.drop_back(2) == batch ||
+         llvm::all_of(m.drop_back(2), [](int64_t dim) { return dim == 1; }));
+    if (!batchOk || (m[rank - 2] != s && m[rank - 2] != 1) || m.back() != t)
+      return emitOpError() << "operand 'mask' of shape " << formatDims(m)
+                           << " must have the scores' rank and dimensions "
+                              "(batch all 1 or "
+                           << formatDims(batch) << ", then " << s
+                           << " or 1, then " << t << ")";
+  }
+  SmallVector<int64_t> result(batch);
+  result.append({s, v.back()});
+  return checkResultDims(*this, result);
+}
+
+OpFoldResult AttentionOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> q = readTypedTensor(adaptor.getQ());
+  std::optional<TypedTensor> k = readTypedTensor(adaptor.getKT());
+  std::optional<TypedTensor> v = readTypedTensor(adaptor.getV());
+  std::optional<TypedTensor> mask;
+  if (getMask() && !(mask = readTypedTensor(adaptor.getMask())))
+    return {};
+  if (!type || !q || !k || !v || failed(verify()))
+    return {};
+  ArrayRef<int64_t> qs = q->getShape(), ks = k->getShape(), vs = v->getShape();
+  size_t rank = qs.size();
+  int64_t batch = llvm::product_of(qs.drop_back(2));
+  int64_t s = qs[rank - 2], d = qs.back(), t = ks.back(), dv = vs.back();
+  int64_t workDims[] = {batch, s, t, d + dv + 3};
+  if (!withinFoldLimits({type.getNumElements(), t},
+                        checkedProduct(ArrayRef<int64_t>(workDims))))
+    return {};
+  bool maskBatch = mask && llvm::product_of(mask->getShape().drop_back(2)) > 1;
+  bool maskRows = mask && mask->getShape()[rank - 2] > 1;
+  float scale = getScale().convertToFloat();
+  TypedTensor out = TypedTensor::zeros(type);
+  SmallVector<float> row(t), probabilities(t);
+  int64_t shape[] = {t};
+  // The unfused ops' order: each score sums over D, is scaled and masked;
+  // the softmax of the row; each output sums over T.
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < s; ++i) {
+      for (int64_t j = 0; j < t; ++j) {
+        float acc = 0.0f;
+        for (int64_t p = 0; p < d; ++p)
+          acc = acc + q->get<float>((b * s + i) * d + p) *
+                          k->get<float>((b * d + p) * t + j);
+        acc = acc * scale;
+        if (mask)
+          acc =
+              acc + mask->get<float>(((maskBatch ? b : 0) * (maskRows ? s : 1) +
+                                      (maskRows ? i : 0)) *
+                                         t +
+                                     j);
+        row[j] = acc;
+      }
+      ref::softmax(row, shape, 0, probabilities);
+      for (int64_t c = 0; c < dv; ++c) {
+        float acc = 0.0f;
+        for (int64_t j = 0; j < t; ++j)
+          acc = acc + probabilities[j] * v->get<float>((b * t + j) * dv + c);
+        out.set<float>((b * s + i) * dv + c, acc);
+      }
+    }
   return out.toAttr();
 }
 

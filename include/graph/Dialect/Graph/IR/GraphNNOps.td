@@ -24,6 +24,35 @@ def Graph_BatchMatMulOp : Graph_ComputeOp<"batch_matmul"> {
       "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_AttentionOp : Graph_ComputeOp<"attention"> {
+  let summary = "scaled dot-product attention, with an optional additive mask";
+  let description = [{
+    `output = softmax(matmul(q, k_t) * scale + mask) · v`, the softmax along
+    the last axis with its maximum subtracted first: `q` is [batch..., S, D],
+    the keys come transposed, `k_t` [batch..., D, T] (the operand of the
+    product as models spell it), `v` is [batch..., T, Dv], the result
+    [batch..., S, Dv]; the batch dimensions (any number, heads included) are
+    the same for all three. `mask`, optional, has the rank of the scores
+    [batch..., S, T]: its batch dimensions all 1 or all the scores', its
+    last two S or 1 and T (a causal mask holds -inf above the diagonal). f32.
+
+    graph-fuse recognizes it in batch_matmul, mul or div by a constant, add,
+    softmax and batch_matmul. The lowering never holds the S x T scores in
+    memory: each block of queries runs over the keys a block at a time with
+    an online softmax (FlashAttention), so the sums are not in the order of
+    the unfused ops; within 1e-5 of them. A row whose every score is -inf
+    gives NaN, as the softmax does.
+  }];
+  let arguments = (ins AnyTensor:$q, AnyTensor:$k_t, AnyTensor:$v,
+                   Optional<AnyTensor>:$mask,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$scale);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $q `,` $k_t `,` $v (`mask` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def Graph_EinsumOp : Graph_ComputeOp<"einsum"> {
   let summary = "Einstein summation, explicit form";
   let description = [{
