@@ -2,7 +2,8 @@
 //
 // The graph-fuse pass, where every fusion of the compiler is decided:
 //  - layer norms and RMS norms written out in elementwise ops and reductions
-//    become graph.layer_norm and graph.rms_norm (RecognizeNormalizations.cpp);
+//    become graph.layer_norm and graph.rms_norm (RecognizeNormalizations.cpp),
+//    attention graph.attention (RecognizeAttention.cpp);
 //  - an anchor (conv2d, matmul, gemm) and the longest chain of elementwise
 //    epilogue ops after it become one graph.fused, so that the lowering
 //    computes the epilogue on the anchor's output while it is still in
@@ -313,6 +314,7 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
                 live);
     };
     apply(populateRecognizeNormalizationPatterns);
+    apply(populateRecognizeAttentionPatterns);
     if (foldBatchNorm)
       apply(populateFoldBatchNormPatterns);
     apply(populateFuseEpiloguePatterns);

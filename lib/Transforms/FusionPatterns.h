@@ -11,10 +11,20 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace mlir {
 namespace graph {
 
 class LiveOps;
+
+/// The value of `value` when it is a constant f32 splat.
+std::optional<float> getConstantSplatF32(Value value);
+
+/// Replaces scaled dot-product attention written out (batch_matmul, scale,
+/// mask, softmax, batch_matmul) by `graph.attention`.
+void populateRecognizeAttentionPatterns(RewritePatternSet &patterns,
+                                        const LiveOps &live);
 
 /// Replaces layer norms and RMS norms written out in elementwise ops and
 /// reductions by `graph.layer_norm` and `graph.rms_norm`.

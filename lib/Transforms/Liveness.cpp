@@ -169,3 +169,11 @@ void mlir::graph::trimFusedInterfaces(Operation *root) {
     if (!trimFusedInterfacesOnce(root, frozen))
       return;
 }
+
+Operation *LiveOps::getSoleLiveUser(Value value) const {
+  SmallVector<Operation *> users = getLiveUsers(value);
+  if (users.empty() ||
+      llvm::any_of(users, [&](Operation *user) { return user != users[0]; }))
+    return nullptr;
+  return users[0];
+}

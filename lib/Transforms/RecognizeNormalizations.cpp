@@ -35,6 +35,16 @@
 using namespace mlir;
 using namespace mlir::graph;
 
+std::optional<float> mlir::graph::getConstantSplatF32(Value value) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  std::optional<ConstantTensor> tensor = readConstantTensor(attr);
+  if (!tensor || !tensor->isSplat)
+    return std::nullopt;
+  return tensor->splatValue;
+}
+
 namespace {
 
 /// The ops of a recognized normalization, in program order, and its
@@ -45,17 +55,6 @@ struct Normalization {
   int64_t axis = -1;
   float epsilon = 0.0f;
 };
-
-/// The value of a constant f32 splat.
-static std::optional<float> getSplatValue(Value value) {
-  Attribute attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  std::optional<ConstantTensor> tensor = readConstantTensor(attr);
-  if (!tensor || !tensor->isSplat)
-    return std::nullopt;
-  return tensor->splatValue;
-}
 
 /// The operand of the binary `op` that is not `value`, when `value` is the
 /// other one exactly once.
@@ -85,15 +84,6 @@ public:
   }
 
 private:
-  /// The one op that uses `value` among the live ones (it may use it twice).
-  Operation *getSoleLiveUser(Value value) const {
-    SmallVector<Operation *> users = live.getLiveUsers(value);
-    if (users.empty() ||
-        llvm::any_of(users, [&](Operation *u) { return u != users[0]; }))
-      return nullptr;
-    return users[0];
-  }
-
   /// The first row dimension when `reduce` takes the mean over the trailing
   /// dimensions of an f32 tensor from that axis on, keeping them.
   static std::optional<int64_t> getRowAxis(ReduceMeanOp reduce) {
@@ -120,13 +110,14 @@ private:
   /// Matches `sqrt(mean + eps)` after the reduction `mean` (its sole live
   /// user chain); fills in the epsilon.
   SqrtOp matchDeviation(Value mean, Normalization &norm) const {
-    auto add = dyn_cast_if_present<AddOp>(getSoleLiveUser(mean));
+    auto add = dyn_cast_if_present<AddOp>(live.getSoleLiveUser(mean));
     if (!add || !hasType(add.getResult(), mean.getType()))
       return {};
-    std::optional<float> eps = getSplatValue(getOtherOperand(add, mean));
+    std::optional<float> eps = getConstantSplatF32(getOtherOperand(add, mean));
     if (!eps)
       return {};
-    auto sqrt = dyn_cast_if_present<SqrtOp>(getSoleLiveUser(add.getResult()));
+    auto sqrt =
+        dyn_cast_if_present<SqrtOp>(live.getSoleLiveUser(add.getResult()));
     if (!sqrt)
       return {};
     norm.epsilon = *eps;
@@ -139,7 +130,7 @@ private:
   /// value and adds its ops.
   Value matchDivision(Value centered, SqrtOp sqrt, Normalization &norm) const {
     Value s = sqrt.getResult();
-    Operation *user = getSoleLiveUser(s);
+    Operation *user = live.getSoleLiveUser(s);
     if (!user)
       return {};
     auto type = centered.getType();
@@ -150,7 +141,7 @@ private:
         return div.getResult();
       }
       // torch.rsqrt: 1 / s.
-      std::optional<float> one = getSplatValue(div.getLhs());
+      std::optional<float> one = getConstantSplatF32(div.getLhs());
       if (div.getRhs() != s || !one || *one != 1.0f ||
           !hasType(div.getResult(), s.getType()))
         return {};
@@ -158,7 +149,7 @@ private:
       return {};
     }
     Value inverse = user->getResult(0);
-    auto mul = dyn_cast_if_present<MulOp>(getSoleLiveUser(inverse));
+    auto mul = dyn_cast_if_present<MulOp>(live.getSoleLiveUser(inverse));
     if (!mul || getOtherOperand(mul, inverse) != centered ||
         !hasType(mul.getResult(), type))
       return {};
@@ -185,7 +176,7 @@ private:
   /// addition of the bias) where `y`'s sole live user is one.
   void matchAffine(Value y, bool withBias, Normalization &norm) const {
     auto type = cast<RankedTensorType>(norm.x.getType());
-    if (auto mul = dyn_cast_if_present<MulOp>(getSoleLiveUser(y))) {
+    if (auto mul = dyn_cast_if_present<MulOp>(live.getSoleLiveUser(y))) {
       Value scale = getOtherOperand(mul, y);
       if (scale && isRowParameter(scale, type, norm.axis) &&
           hasType(mul.getResult(), type)) {
@@ -196,7 +187,7 @@ private:
     }
     if (!withBias)
       return;
-    if (auto add = dyn_cast_if_present<AddOp>(getSoleLiveUser(y))) {
+    if (auto add = dyn_cast_if_present<AddOp>(live.getSoleLiveUser(y))) {
       Value bias = getOtherOperand(add, y);
       if (bias && isRowParameter(bias, type, norm.axis) &&
           hasType(add.getResult(), type)) {
@@ -213,7 +204,8 @@ private:
     Normalization norm;
     norm.x = mean.getX();
     norm.axis = *axis;
-    auto sub = dyn_cast_if_present<SubOp>(getSoleLiveUser(mean.getResult()));
+    auto sub =
+        dyn_cast_if_present<SubOp>(live.getSoleLiveUser(mean.getResult()));
     if (!sub || sub.getLhs() != norm.x || sub.getRhs() != mean.getResult() ||
         !hasType(sub.getResult(), norm.x.getType()))
       return std::nullopt;
@@ -227,8 +219,8 @@ private:
         square = mul;
     if (!square)
       return std::nullopt;
-    auto variance =
-        dyn_cast_if_present<ReduceMeanOp>(getSoleLiveUser(square.getResult()));
+    auto variance = dyn_cast_if_present<ReduceMeanOp>(
+        live.getSoleLiveUser(square.getResult()));
     if (!variance || getRowAxis(variance) != axis)
       return std::nullopt;
     norm.ops.append({mean, sub, square, variance});
@@ -252,7 +244,7 @@ private:
     std::optional<int64_t> axis = getRowAxis(meanSquare);
     auto square = meanSquare.getX().getDefiningOp<MulOp>();
     if (!axis || !square || square.getLhs() != square.getRhs() ||
-        getSoleLiveUser(square.getResult()) != meanSquare)
+        live.getSoleLiveUser(square.getResult()) != meanSquare)
       return std::nullopt;
     Normalization norm;
     norm.x = square.getLhs();

@@ -79,6 +79,33 @@ def ConvertGraphToLinalg : Pass<"convert-graph-to-linalg"> {
   ];
 }
 
+def GraphLowerAttention : Pass<"graph-lower-attention"> {
+  let summary = "Lower each graph.attention to one loop nest that never holds "
+                "the scores in memory";
+  let description = [{
+    Runs after `convert-graph-to-linalg`, which leaves `graph.attention` as
+    it is. Each one becomes an `scf.forall` over the flattened batch and
+    blocks of query rows, whose body walks the keys one vector at a time
+    with an online softmax (FlashAttention): the running maximum, sum and
+    the rows' accumulators stay in vector registers, sized from the
+    target's lanes and register file.
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The LLVM CPU to generate for (default: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"\"\"",
+           "Target features to add or remove, e.g. +avx2,-avx512f">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GraphLowerFused : Pass<"graph-lower-fused"> {
   let summary = "Make each graph.fused one kernel: tile its result and fuse "
                 "its producers into the tile loops, then inline it";

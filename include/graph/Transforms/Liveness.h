@@ -67,6 +67,9 @@ public:
   /// As the free function `getLiveUsers`, from the precomputed liveness.
   SmallVector<Operation *> getLiveUsers(Value value) const;
 
+  /// The one live op that uses `value` (perhaps more than once), or null.
+  Operation *getSoleLiveUser(Value value) const;
+
   /// As the free function `collectDeadUsers`, from the precomputed liveness.
   void collectDeadUsers(Value value, llvm::SetVector<Operation *> &ops) const;
 

@@ -336,18 +336,19 @@ struct ApproximateMathPass
   }
 };
 
-/// convert-math-to-libm, except for the vectors of correctly rounded ops
-/// (floor, sqrt, fma, ...): those become LLVM intrinsics, one instruction
-/// each, where libm would be a call per lane (the exp approximations floor
-/// their argument). Every result is the same.
+/// convert-math-to-libm, except for the correctly rounded ops (floor, sqrt,
+/// fma, ...), scalars and vectors: those become LLVM intrinsics, one
+/// instruction each where the target has it (a libm call where it has not),
+/// where libm would be a call per lane, or per scalar (the exp
+/// approximations floor their argument and chain fmas). Every result is the
+/// same.
 struct MathToLibmPass
     : public PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathToLibmPass)
 
   StringRef getArgument() const final { return "graph-math-to-libm"; }
   StringRef getDescription() const final {
-    return "Convert math ops to libm calls, except vectors of correctly "
-           "rounded ops";
+    return "Convert math ops to libm calls, except correctly rounded ops";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect,
@@ -365,9 +366,7 @@ struct MathToLibmPass
     getOperation().walk([&](Operation *op) {
       if (!isa<math::MathDialect>(op->getDialect()))
         return;
-      bool isVector = op->getNumResults() == 1 &&
-                      isa<VectorType>(op->getResult(0).getType());
-      if (!(isVector && isCorrectlyRounded(op)))
+      if (!isCorrectlyRounded(op))
         ops.push_back(op);
     });
     if (ops.empty())
@@ -407,6 +406,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   if (options.profile)
     pm.addPass(createGraphInstrumentKernels());
   onFunctions(createConvertGraphToLinalg());
+  GraphLowerAttentionOptions attentionOptions;
+  attentionOptions.targetCpu = options.targetCpu;
+  attentionOptions.targetFeatures = options.targetFeatures;
+  onFunctions(createGraphLowerAttention(attentionOptions));
   GraphLowerFusedOptions lowerFusedOptions;
   lowerFusedOptions.targetCpu = options.targetCpu;
   lowerFusedOptions.targetFeatures = options.targetFeatures;

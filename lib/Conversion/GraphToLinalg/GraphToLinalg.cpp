@@ -115,6 +115,8 @@ struct ConvertGraphToLinalgPass
     GraphStorageTypeConverter converter;
     ConversionTarget target(*context);
     target.addIllegalDialect<GraphDialect>();
+    // graph-lower-attention's, which knows the target.
+    target.addLegalOp<AttentionOp>();
     target.addDynamicallyLegalOp<FusedOp, YieldOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {

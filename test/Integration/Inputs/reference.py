@@ -271,6 +271,16 @@ def rms_norm(x, scale=None, axis=-1, eps=1e-5):
     return y if scale is None else y * scale
 
 
+def attention(q, k_t, v, mask=None, scale=1.0):
+    """softmax(q @ k_t * scale + mask) @ v, the softmax along the last axis.
+    float64."""
+    s = np.matmul(np.asarray(q, np.float64), np.asarray(k_t, np.float64))
+    s = s * np.float64(np.float32(scale))
+    if mask is not None:
+        s = s + mask
+    return np.matmul(softmax(s), np.asarray(v, np.float64))
+
+
 KERNELS = {
     "np": np, "F32": F32, "maximum": maximum, "minimum": minimum, "relu": relu,
     "clip": clip, "sigmoid": sigmoid, "tanh": tanh, "exp": exp, "erf": erf,
@@ -279,7 +289,7 @@ KERNELS = {
     "avg_pool2d": avg_pool2d, "global_avg_pool": global_avg_pool,
     "matmul": matmul, "gemm": gemm, "reshape": reshape, "flatten": flatten,
     "transpose": transpose, "concat": concat, "softmax": softmax,
-    "layer_norm": layer_norm, "rms_norm": rms_norm,
+    "layer_norm": layer_norm, "rms_norm": rms_norm, "attention": attention,
 }
 
 #===------------------------------------------------------------------------===#

@@ -1,0 +1,470 @@
+//===- LowerAttention.cpp - graph.attention as one fused kernel -*- C++ -*-===//
+//
+// The graph-lower-attention pass: each graph.attention becomes loops over
+// vectors that never hold the S x T scores in memory (FlashAttention's
+// scheme on a CPU). The batch dimensions are flattened; an scf.forall runs
+// over (batch, block of queries), which the OpenMP lowering shares among
+// threads. Each block of R query rows walks the keys one vector of lanes at
+// a time:
+//
+//   s_i   = (q_i . k_t[:, block]) * scale + mask_i[block]   (R vectors)
+//   m'_i  = max(m_i, max(s_i)),  p_i = exp(s_i - m'_i)
+//   l_i   = l_i * exp(m_i - m'_i) + sum(p_i)
+//   acc_i = acc_i * exp(m_i - m'_i) + sum_j p_i[j] * v[j, :]
+//
+// and writes acc_i / l_i. The running max, sum and accumulators stay in
+// registers across the key loop: R is the most rows whose accumulators (Dv
+// / lanes vectors each), scores and one row of v fit the target's register
+// file. A maximum that is still -inf (every score so far masked) is taken
+// as 0 in the exponents, so that masked blocks add nothing rather than NaN;
+// a row with every score -inf ends as 0 / 0, NaN, as the softmax gives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Target/CPU/CPUTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+namespace mlir {
+namespace graph {
+#define GEN_PASS_DEF_GRAPHLOWERATTENTION
+#include "graph/Conversion/Passes.h.inc"
+} // namespace graph
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::graph;
+
+namespace {
+
+/// How one attention runs on the target: f32 lanes, the vectors of a row
+/// of the result (chunks), the query rows of a block, the vectors of keys
+/// each step takes, and the independent partial sums of each score (over d
+/// modulo `splits`).
+struct AttentionTiling {
+  int64_t lanes;
+  int64_t chunks;
+  int64_t rows;
+  int64_t keyVectors;
+  int64_t splits;
+};
+
+static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
+  AttentionTiling tiling;
+  tiling.lanes = target.getF32Lanes();
+  tiling.chunks = (dv + tiling.lanes - 1) / tiling.lanes;
+  tiling.keyVectors = 2;
+  // Live across the product by v: each row's accumulators, probabilities
+  // and broadcast probability, and one vector of a row of v.
+  int64_t registers = target.numVectorRegisters;
+  tiling.rows = std::clamp<int64_t>(
+      (registers - 1) / (tiling.chunks + tiling.keyVectors + 1), 1, 4);
+  // Enough independent FMA chains for the scores (two FMA units of latency
+  // four), as registers allow beside the accumulators.
+  int64_t chains = tiling.rows * tiling.keyVectors;
+  int64_t free = registers - tiling.rows * tiling.chunks - tiling.keyVectors;
+  tiling.splits = 1;
+  while (chains * tiling.splits < 8 && chains * tiling.splits * 2 <= free)
+    tiling.splits *= 2;
+  return tiling;
+}
+
+/// `value` ([batch..., A, B]) as [prod(batch), A, B].
+static Value toRank3(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  if (rank == 3)
+    return value;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t batch = 1;
+  for (int64_t d : shape.drop_back(2))
+    batch *= d;
+  auto flat = RankedTensorType::get({batch, shape[rank - 2], shape[rank - 1]},
+                                    type.getElementType());
+  if (rank == 2)
+    return tensor::ExpandShapeOp::create(
+        b, loc, flat, value, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    leading.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, loc, flat, value,
+      ArrayRef<ReassociationIndices>{leading, {rank - 2}, {rank - 1}});
+}
+
+/// The inverse of toRank3 for a result of `type`.
+static Value fromRank3(OpBuilder &b, Location loc, Value value,
+                       RankedTensorType type) {
+  int64_t rank = type.getRank();
+  if (rank == 3)
+    return value;
+  if (rank == 2)
+    return tensor::CollapseShapeOp::create(
+        b, loc, type, value, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    leading.push_back(d);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, value,
+      ArrayRef<ReassociationIndices>{leading, {rank - 2}, {rank - 1}});
+}
+
+class AttentionEmitter {
+public:
+  AttentionEmitter(OpBuilder &b, Location loc, AttentionOp op,
+                   const AttentionTiling &tiling)
+      : b(b), loc(loc), tiling(tiling) {
+    q = toRank3(b, loc, op.getQ());
+    kT = toRank3(b, loc, op.getKT());
+    v = toRank3(b, loc, op.getV());
+    if (op.getMask())
+      mask = toRank3(b, loc, op.getMask());
+    ArrayRef<int64_t> qs = cast<RankedTensorType>(q.getType()).getShape();
+    batch = qs[0];
+    queries = qs[1];
+    depth = qs[2];
+    keys = cast<RankedTensorType>(kT.getType()).getShape()[2];
+    valueDepth = cast<RankedTensorType>(v.getType()).getShape()[2];
+    if (mask) {
+      ArrayRef<int64_t> ms = cast<RankedTensorType>(mask.getType()).getShape();
+      maskPerBatch = ms[0] > 1;
+      maskPerRow = ms[1] > 1;
+    }
+    scale = op.getScale().convertToFloat();
+    f32 = b.getF32Type();
+    keyVector = VectorType::get({tiling.lanes}, f32);
+  }
+
+  /// The attention, as [batch, S, Dv].
+  Value emit() {
+    Value out = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{batch, queries, valueDepth}, f32);
+    int64_t full = queries / tiling.rows;
+    if (full > 0)
+      out = emitQueryBlocks(out, 0, full, tiling.rows);
+    if (int64_t rest = queries % tiling.rows)
+      out = emitQueryBlocks(out, full * tiling.rows, rest, 1);
+    return out;
+  }
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value f32Constant(float value) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  }
+  Value splat(Value scalar, VectorType type) {
+    return vector::BroadcastOp::create(b, loc, type, scalar);
+  }
+
+  /// An scf.forall over (batch, `blocks` blocks of `rows` query rows from
+  /// row `first`) writing into `out`.
+  Value emitQueryBlocks(Value out, int64_t first, int64_t blocks,
+                        int64_t rows) {
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(batch),
+                                     b.getIndexAttr(blocks)};
+    auto forall = scf::ForallOp::create(
+        b, loc, ubs, ValueRange{out}, std::nullopt,
+        [&](OpBuilder &nested, Location, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          Value bh = args[0];
+          Value row0 = arith::AddIOp::create(
+              b, loc, index(first),
+              arith::MulIOp::create(b, loc, args[1], index(rows)));
+          SmallVector<OpFoldResult> offsets = {bh, row0, b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                             b.getIndexAttr(rows),
+                                             b.getIndexAttr(valueDepth)};
+          SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+          Value tile = tensor::ExtractSliceOp::create(
+              b, loc, RankedTensorType::get({1, rows, valueDepth}, f32),
+              args[2], offsets, sizes, strides);
+          tile = emitBlock(tile, bh, row0, rows);
+          auto terminator = scf::InParallelOp::create(b, loc);
+          b.setInsertionPointToStart(terminator.getBody());
+          tensor::ParallelInsertSliceOp::create(b, loc, tile, args[2], offsets,
+                                                sizes, strides);
+        });
+    return forall.getResult(0);
+  }
+
+  /// The running state of each row: max, sum, accumulators.
+  struct State {
+    SmallVector<Value> max, sum, acc; // acc[row * chunks + chunk]
+    SmallVector<Value> flatten() const {
+      SmallVector<Value> values(max);
+      llvm::append_range(values, sum);
+      llvm::append_range(values, acc);
+      return values;
+    }
+    static State unflatten(ValueRange values, int64_t rows) {
+      State state;
+      state.max.assign(values.begin(), values.begin() + rows);
+      state.sum.assign(values.begin() + rows, values.begin() + 2 * rows);
+      state.acc.assign(values.begin() + 2 * rows, values.end());
+      return state;
+    }
+  };
+
+  VectorType chunkType() { return VectorType::get({tiling.lanes}, f32); }
+
+  /// Whether chunk `c` of a row of v lies wholly inside it.
+  bool chunkInBounds(int64_t c) { return (c + 1) * tiling.lanes <= valueDepth; }
+
+  /// One block of `rows` query rows from `row0` in batch `bh`, written into
+  /// `tile` ([1, rows, Dv]).
+  Value emitBlock(Value tile, Value bh, Value row0, int64_t rows) {
+    int64_t lanes = tiling.lanes, chunks = tiling.chunks;
+    State state;
+    Value negInf = f32Constant(-std::numeric_limits<float>::infinity());
+    Value zero = f32Constant(0.0f);
+    Value zeroChunk = splat(zero, chunkType());
+    for (int64_t i = 0; i < rows; ++i) {
+      state.max.push_back(negInf);
+      state.sum.push_back(zero);
+      for (int64_t c = 0; c < chunks; ++c)
+        state.acc.push_back(zeroChunk);
+    }
+    SmallVector<Value> rowIndex;
+    for (int64_t i = 0; i < rows; ++i)
+      rowIndex.push_back(arith::AddIOp::create(b, loc, row0, index(i)));
+
+    int64_t blockKeys = lanes * tiling.keyVectors;
+    int64_t fullBlocks = keys / blockKeys;
+    if (fullBlocks > 0) {
+      auto loop = scf::ForOp::create(
+          b, loc, index(0), index(fullBlocks * blockKeys), index(blockKeys),
+          state.flatten(),
+          [&](OpBuilder &nested, Location, Value key0, ValueRange iterArgs) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            State next = emitKeyBlock(State::unflatten(iterArgs, rows), bh,
+                                      rowIndex, key0, blockKeys);
+            scf::YieldOp::create(b, loc, next.flatten());
+          });
+      state = State::unflatten(loop.getResults(), rows);
+    }
+    if (int64_t rest = keys % blockKeys)
+      state = emitKeyBlock(state, bh, rowIndex, index(fullBlocks * blockKeys),
+                           rest);
+
+    for (int64_t i = 0; i < rows; ++i) {
+      Value sum = splat(state.sum[i], chunkType());
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value result =
+            arith::DivFOp::create(b, loc, state.acc[i * chunks + c], sum);
+        bool inBounds = chunkInBounds(c);
+        tile = vector::TransferWriteOp::create(
+                   b, loc, result, tile,
+                   ValueRange{index(0), index(i), index(c * lanes)},
+                   ArrayRef<bool>{inBounds})
+                   .getResult();
+      }
+    }
+    return tile;
+  }
+
+  /// The state after the `count` keys from `key0` (count <= the block's
+  /// keys; the lanes past it are masked out).
+  State emitKeyBlock(const State &state, Value bh, ArrayRef<Value> rowIndex,
+                     Value key0, int64_t count) {
+    int64_t rows = rowIndex.size(), lanes = tiling.lanes,
+            chunks = tiling.chunks, keyVectors = tiling.keyVectors,
+            splits = std::min(tiling.splits, std::max<int64_t>(depth, 1));
+    Value zero = f32Constant(0.0f);
+    SmallVector<Value> keyStart;
+    for (int64_t k = 0; k < keyVectors; ++k)
+      keyStart.push_back(arith::AddIOp::create(b, loc, key0, index(k * lanes)));
+    auto inBounds = [&](int64_t k) { return (k + 1) * lanes <= count; };
+
+    // The scores, score[i * keyVectors + k], summed over D as `splits`
+    // interleaved partial sums (more FMA chains in flight), added at the end.
+    int64_t perStep = rows * keyVectors;
+    auto accumulate = [&](Value d, ValueRange partial,
+                          SmallVectorImpl<Value> &sums) {
+      SmallVector<Value> keysRow;
+      for (int64_t k = 0; k < keyVectors; ++k)
+        keysRow.push_back(vector::TransferReadOp::create(
+            b, loc, keyVector, kT, ValueRange{bh, d, keyStart[k]}, zero,
+            ArrayRef<bool>{inBounds(k)}));
+      for (int64_t i = 0; i < rows; ++i) {
+        Value qValue = tensor::ExtractOp::create(
+            b, loc, q, ValueRange{bh, rowIndex[i], d});
+        Value qSplat = splat(qValue, keyVector);
+        for (int64_t k = 0; k < keyVectors; ++k)
+          sums.push_back(vector::FMAOp::create(b, loc, qSplat, keysRow[k],
+                                               partial[i * keyVectors + k]));
+      }
+    };
+    int64_t steps = depth / splits;
+    SmallVector<Value> init(perStep * splits, splat(zero, keyVector));
+    auto depthLoop = scf::ForOp::create(
+        b, loc, index(0), index(steps * splits), index(splits), init,
+        [&](OpBuilder &nested, Location, Value d, ValueRange partial) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          SmallVector<Value> sums;
+          for (int64_t split = 0; split < splits; ++split)
+            accumulate(arith::AddIOp::create(b, loc, d, index(split)),
+                       partial.slice(split * perStep, perStep), sums);
+          scf::YieldOp::create(b, loc, sums);
+        });
+    SmallVector<Value> scores(depthLoop.getResults().take_front(perStep));
+    for (int64_t split = 1; split < splits; ++split)
+      for (int64_t n = 0; n < perStep; ++n)
+        scores[n] = arith::AddFOp::create(
+            b, loc, scores[n], depthLoop.getResult(split * perStep + n));
+    for (int64_t d = steps * splits; d < depth; ++d) {
+      SmallVector<Value> sums;
+      accumulate(index(d), scores, sums);
+      scores = sums;
+    }
+
+    Value scaleVector = splat(f32Constant(scale), keyVector);
+    Value negInf = f32Constant(-std::numeric_limits<float>::infinity());
+    Value negInfVector = splat(negInf, keyVector);
+    SmallVector<Value> lanesInRange(keyVectors);
+    for (int64_t k = 0; k < keyVectors; ++k) {
+      int64_t valid = std::clamp<int64_t>(count - k * lanes, 0, lanes);
+      if (valid == lanes)
+        continue;
+      SmallVector<bool> inRange(lanes, false);
+      std::fill_n(inRange.begin(), valid, true);
+      lanesInRange[k] = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(VectorType::get({lanes}, b.getI1Type()),
+                                 ArrayRef<bool>(inRange)));
+    }
+    State next;
+    SmallVector<Value> probabilities; // [i * keyVectors + k]
+    for (int64_t i = 0; i < rows; ++i) {
+      SmallVector<Value> s;
+      for (int64_t k = 0; k < keyVectors; ++k) {
+        Value score = arith::MulFOp::create(b, loc, scores[i * keyVectors + k],
+                                            scaleVector);
+        if (mask) {
+          Value maskBatch = maskPerBatch ? bh : index(0);
+          Value maskRow = maskPerRow ? rowIndex[i] : index(0);
+          Value m = vector::TransferReadOp::create(
+              b, loc, keyVector, mask,
+              ValueRange{maskBatch, maskRow, keyStart[k]}, zero,
+              ArrayRef<bool>{inBounds(k)});
+          score = arith::AddFOp::create(b, loc, score, m);
+        }
+        if (lanesInRange[k])
+          score = arith::SelectOp::create(b, loc, lanesInRange[k], score,
+                                          negInfVector);
+        s.push_back(score);
+      }
+      Value rowMax = s[0];
+      for (int64_t k = 1; k < keyVectors; ++k)
+        rowMax = arith::MaximumFOp::create(b, loc, rowMax, s[k]);
+      Value blockMax = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::MAXIMUMF, rowMax);
+      Value newMax = arith::MaximumFOp::create(b, loc, state.max[i], blockMax);
+      Value stillNegInf = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
+      Value base = arith::SelectOp::create(b, loc, stillNegInf, zero, newMax);
+      Value baseVector = splat(base, keyVector);
+      Value rowSum;
+      for (int64_t k = 0; k < keyVectors; ++k) {
+        Value p = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, s[k], baseVector));
+        probabilities.push_back(p);
+        rowSum =
+            rowSum ? arith::AddFOp::create(b, loc, rowSum, p).getResult() : p;
+      }
+      Value correction = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, state.max[i], base));
+      Value blockSum = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::ADD, rowSum, Value(),
+          arith::FastMathFlags::reassoc);
+      next.max.push_back(newMax);
+      next.sum.push_back(arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, state.sum[i], correction),
+          blockSum));
+      Value correctionChunk = splat(correction, chunkType());
+      for (int64_t c = 0; c < chunks; ++c)
+        next.acc.push_back(arith::MulFOp::create(
+            b, loc, state.acc[i * chunks + c], correctionChunk));
+    }
+
+    // The product by v: each key's row of v, a vector at a time, for all
+    // the block's query rows.
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t k = j / lanes, lane = j % lanes;
+      Value key = arith::AddIOp::create(b, loc, key0, index(j));
+      SmallVector<Value> pj;
+      for (int64_t i = 0; i < rows; ++i)
+        pj.push_back(splat(
+            vector::ExtractOp::create(b, loc, probabilities[i * keyVectors + k],
+                                      ArrayRef<int64_t>{lane}),
+            chunkType()));
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value valueRow = vector::TransferReadOp::create(
+            b, loc, chunkType(), v, ValueRange{bh, key, index(c * lanes)}, zero,
+            ArrayRef<bool>{chunkInBounds(c)});
+        for (int64_t i = 0; i < rows; ++i)
+          next.acc[i * chunks + c] = vector::FMAOp::create(
+              b, loc, pj[i], valueRow, next.acc[i * chunks + c]);
+      }
+    }
+    return next;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const AttentionTiling &tiling;
+  Value q, kT, v, mask;
+  int64_t batch = 0, queries = 0, depth = 0, keys = 0, valueDepth = 0;
+  bool maskPerBatch = false, maskPerRow = false;
+  float scale = 1.0f;
+  Type f32;
+  VectorType keyVector;
+};
+
+struct GraphLowerAttentionPass
+    : public graph::impl::GraphLowerAttentionBase<GraphLowerAttentionPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    llvm::Expected<CPUTarget> result =
+        CPUTarget::get(targetCpu, targetFeatures);
+    if (!result)
+      return emitError(UnknownLoc::get(context))
+             << "graph-lower-attention: " << llvm::toString(result.takeError());
+    target = *result;
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      rewriter.setInsertionPoint(op);
+      auto type = cast<RankedTensorType>(op.getType());
+      AttentionTiling tiling = chooseTiling(target, type.getShape().back());
+      Value flat = AttentionEmitter(rewriter, op.getLoc(), op, tiling).emit();
+      rewriter.replaceOp(op, fromRank3(rewriter, op.getLoc(), flat, type));
+    }
+  }
+
+  CPUTarget target;
+};
+
+} // namespace
