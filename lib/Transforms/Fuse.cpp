@@ -314,7 +314,8 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
                 live);
     };
     apply(populateRecognizeNormalizationPatterns);
-    apply(populateRecognizeAttentionPatterns);
+    if (attention)
+      apply(populateRecognizeAttentionPatterns);
     if (foldBatchNorm)
       apply(populateFoldBatchNormPatterns);
     apply(populateFuseEpiloguePatterns);

@@ -1,5 +1,8 @@
 // RUN: graph-opt --graph-fuse %s | FileCheck %s
 // RUN: graph-opt --graph-fuse --graph-report %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: graph-opt --graph-fuse=attention=false %s | FileCheck %s --check-prefix=OFF
+
+// OFF-NOT: graph.attention
 
 // graph-fuse recognizes scaled dot-product attention written out: Q . K^T,
 // a constant scale (div or mul, either side), an additive mask, softmax

@@ -65,7 +65,10 @@ def GraphFuse : Pass<"graph-fuse"> {
     PyTorch exports `nn.LayerNorm` before opset 17; `x * x`, `reduce_mean`,
     `add`, `sqrt`, `div` and a scale for RMSNorm), the reductions over the
     trailing dimensions, its intermediates used nowhere else, becomes one
-    `graph.layer_norm` or `graph.rms_norm`.
+    `graph.layer_norm` or `graph.rms_norm`. With `attention`, scaled
+    dot-product attention written out (`batch_matmul` of q and k_t, `div` or
+    `mul` by a constant, `add` of a mask, `softmax` along the keys,
+    `batch_matmul` by v) becomes one `graph.attention`.
 
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is
@@ -75,6 +78,9 @@ def GraphFuse : Pass<"graph-fuse"> {
   let options = [
     Option<"foldBatchNorm", "fold-batch-norm", "bool", "true",
            "Fold a batch_norm into the constant weights of the conv before it">,
+    Option<"attention", "attention", "bool", "true",
+           "Recognize scaled dot-product attention as graph.attention (off: "
+           "its ops fuse as any others, as a baseline)">,
     Option<"maxElements", "max-elements", "int64_t", "16777216",
            "Leave a batch_norm unfolded when the new conv2d weight would be a "
            "non-splat tensor with more elements than this">

@@ -63,8 +63,9 @@ static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
   tiling.lanes = target.getF32Lanes();
   tiling.chunks = (dv + tiling.lanes - 1) / tiling.lanes;
   tiling.keyVectors = 2;
-  // Live across the product by v: each row's accumulators, probabilities
-  // and broadcast probability, and one vector of a row of v.
+  // Live across the product by v: each row's accumulators and broadcast
+  // probability, one vector of a row of v, and the scores of the next
+  // block as it starts.
   int64_t registers = target.numVectorRegisters;
   tiling.rows = std::clamp<int64_t>(
       (registers - 1) / (tiling.chunks + tiling.keyVectors + 1), 1, 4);
@@ -200,20 +201,27 @@ private:
     return forall.getResult(0);
   }
 
-  /// The running state of each row: max, sum, accumulators.
+  /// The running state of each row: max, sum, accumulators; and the
+  /// block's probabilities, rows x keys, through which the product by v
+  /// reads them one at a time (a broadcast load each, where a broadcast from
+  /// a register would take a shuffle).
   struct State {
     SmallVector<Value> max, sum, acc; // acc[row * chunks + chunk]
+    Value probabilities;
     SmallVector<Value> flatten() const {
       SmallVector<Value> values(max);
       llvm::append_range(values, sum);
       llvm::append_range(values, acc);
+      values.push_back(probabilities);
       return values;
     }
     static State unflatten(ValueRange values, int64_t rows) {
       State state;
       state.max.assign(values.begin(), values.begin() + rows);
       state.sum.assign(values.begin() + rows, values.begin() + 2 * rows);
-      state.acc.assign(values.begin() + 2 * rows, values.end());
+      state.acc.assign(values.begin() + 2 * rows,
+                       values.begin() + (values.size() - 1));
+      state.probabilities = values.back();
       return state;
     }
   };
@@ -242,6 +250,8 @@ private:
       rowIndex.push_back(arith::AddIOp::create(b, loc, row0, index(i)));
 
     int64_t blockKeys = lanes * tiling.keyVectors;
+    state.probabilities = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{rows, blockKeys}, f32);
     int64_t fullBlocks = keys / blockKeys;
     if (fullBlocks > 0) {
       auto loop = scf::ForOp::create(
@@ -350,7 +360,7 @@ private:
                                  ArrayRef<bool>(inRange)));
     }
     State next;
-    SmallVector<Value> probabilities; // [i * keyVectors + k]
+    next.probabilities = state.probabilities;
     for (int64_t i = 0; i < rows; ++i) {
       SmallVector<Value> s;
       for (int64_t k = 0; k < keyVectors; ++k) {
@@ -384,7 +394,11 @@ private:
       for (int64_t k = 0; k < keyVectors; ++k) {
         Value p = math::ExpOp::create(
             b, loc, arith::SubFOp::create(b, loc, s[k], baseVector));
-        probabilities.push_back(p);
+        next.probabilities =
+            vector::TransferWriteOp::create(
+                b, loc, p, next.probabilities,
+                ValueRange{index(i), index(k * lanes)}, ArrayRef<bool>{true})
+                .getResult();
         rowSum =
             rowSum ? arith::AddFOp::create(b, loc, rowSum, p).getResult() : p;
       }
@@ -406,14 +420,13 @@ private:
     // The product by v: each key's row of v, a vector at a time, for all
     // the block's query rows.
     for (int64_t j = 0; j < count; ++j) {
-      int64_t k = j / lanes, lane = j % lanes;
       Value key = arith::AddIOp::create(b, loc, key0, index(j));
       SmallVector<Value> pj;
       for (int64_t i = 0; i < rows; ++i)
-        pj.push_back(splat(
-            vector::ExtractOp::create(b, loc, probabilities[i * keyVectors + k],
-                                      ArrayRef<int64_t>{lane}),
-            chunkType()));
+        pj.push_back(
+            splat(tensor::ExtractOp::create(b, loc, next.probabilities,
+                                            ValueRange{index(i), index(j)}),
+                  chunkType()));
       for (int64_t c = 0; c < chunks; ++c) {
         Value valueRow = vector::TransferReadOp::create(
             b, loc, chunkType(), v, ValueRange{bh, key, index(c * lanes)}, zero,
