@@ -163,13 +163,8 @@ private:
     auto paramType = dyn_cast<RankedTensorType>(param.getType());
     if (!paramType || paramType.getElementType() != type.getElementType())
       return false;
-    ArrayRef<int64_t> row = type.getShape().drop_front(axis);
-    ArrayRef<int64_t> shape = paramType.getShape();
-    if (shape.size() < row.size() || shape.size() > type.getShape().size())
-      return false;
-    return shape.take_back(row.size()) == row &&
-           llvm::all_of(shape.drop_back(row.size()),
-                        [](int64_t d) { return d == 1; });
+    return LayerNormOp::isRowShaped(paramType.getShape(), type.getShape(),
+                                    axis);
   }
 
   /// Extends `y` by a multiplication by the scale (and, with `withBias`, an

@@ -32,6 +32,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 namespace mlir {
@@ -79,44 +81,39 @@ static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
   return tiling;
 }
 
+/// `value` reshaped to `type`, the two differing only in how many leading
+/// (batch) dimensions the last two follow: [batch..., A, B] and
+/// [prod(batch), A, B] either way.
+static Value reshapeBatch(OpBuilder &b, Location loc, Value value,
+                          RankedTensorType type) {
+  int64_t from = cast<RankedTensorType>(value.getType()).getRank();
+  int64_t to = type.getRank();
+  if (from == to)
+    return value;
+  // The higher rank's leading dimensions group into the lower's first.
+  int64_t group = std::abs(from - to) + 1;
+  SmallVector<ReassociationIndices> reassociation(1);
+  for (int64_t d = 0; d < group; ++d)
+    reassociation[0].push_back(d);
+  for (int64_t d = group; d < std::max(from, to); ++d)
+    reassociation.push_back({d});
+  if (from > to)
+    return tensor::CollapseShapeOp::create(b, loc, type, value, reassociation);
+  return tensor::ExpandShapeOp::create(b, loc, type, value, reassociation);
+}
+
 /// `value` ([batch..., A, B]) as [prod(batch), A, B].
 static Value toRank3(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  if (rank == 3)
-    return value;
   ArrayRef<int64_t> shape = type.getShape();
   int64_t batch = 1;
   for (int64_t d : shape.drop_back(2))
     batch *= d;
-  auto flat = RankedTensorType::get({batch, shape[rank - 2], shape[rank - 1]},
-                                    type.getElementType());
-  if (rank == 2)
-    return tensor::ExpandShapeOp::create(
-        b, loc, flat, value, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  ReassociationIndices leading;
-  for (int64_t d = 0; d < rank - 2; ++d)
-    leading.push_back(d);
-  return tensor::CollapseShapeOp::create(
-      b, loc, flat, value,
-      ArrayRef<ReassociationIndices>{leading, {rank - 2}, {rank - 1}});
-}
-
-/// The inverse of toRank3 for a result of `type`.
-static Value fromRank3(OpBuilder &b, Location loc, Value value,
-                       RankedTensorType type) {
-  int64_t rank = type.getRank();
-  if (rank == 3)
-    return value;
-  if (rank == 2)
-    return tensor::CollapseShapeOp::create(
-        b, loc, type, value, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  ReassociationIndices leading;
-  for (int64_t d = 0; d < rank - 2; ++d)
-    leading.push_back(d);
-  return tensor::ExpandShapeOp::create(
-      b, loc, type, value,
-      ArrayRef<ReassociationIndices>{leading, {rank - 2}, {rank - 1}});
+  int64_t rank = shape.size();
+  return reshapeBatch(
+      b, loc, value,
+      RankedTensorType::get({batch, shape[rank - 2], shape[rank - 1]},
+                            type.getElementType()));
 }
 
 class AttentionEmitter {
@@ -473,7 +470,7 @@ struct GraphLowerAttentionPass
       auto type = cast<RankedTensorType>(op.getType());
       AttentionTiling tiling = chooseTiling(target, type.getShape().back());
       Value flat = AttentionEmitter(rewriter, op.getLoc(), op, tiling).emit();
-      rewriter.replaceOp(op, fromRank3(rewriter, op.getLoc(), flat, type));
+      rewriter.replaceOp(op, reshapeBatch(rewriter, op.getLoc(), flat, type));
     }
   }
 

@@ -308,10 +308,8 @@ LogicalResult mlir::graph::onnx_import::importLayerNormalization(
   // the parameters hold one value per row position.
   ArrayRef<int64_t> row = type.getShape().drop_front(*axis);
   auto isRowParameter = [&](Value v) {
-    ArrayRef<int64_t> shape = Importer::getType(v).getShape();
-    return shape.size() >= row.size() && shape.take_back(row.size()) == row &&
-           llvm::all_of(shape.drop_back(row.size()),
-                        [](int64_t d) { return d == 1; });
+    return LayerNormOp::isRowShaped(Importer::getType(v).getShape(),
+                                    type.getShape(), *axis);
   };
   if (element.isF32() && !importer.isOutputUsed(node, 1) &&
       !importer.isOutputUsed(node, 2) && isRowParameter(*scale) &&

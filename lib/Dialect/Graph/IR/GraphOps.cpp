@@ -622,6 +622,15 @@ verifyNormalization(Operation *op, Value x, int64_t axis,
   return checkResultShape(op, shape);
 }
 
+bool LayerNormOp::isRowShaped(ArrayRef<int64_t> shape, ArrayRef<int64_t> input,
+                              int64_t axis) {
+  ArrayRef<int64_t> row = input.drop_front(axis);
+  return shape.size() >= row.size() && shape.size() <= input.size() &&
+         shape.take_back(row.size()) == row &&
+         llvm::all_of(shape.drop_back(row.size()),
+                      [](int64_t d) { return d == 1; });
+}
+
 LogicalResult LayerNormOp::verify() {
   return verifyNormalization(*this, getX(), getAxis(),
                              {{getScale(), "scale"}, {getBias(), "bias"}});

@@ -354,6 +354,14 @@ def Graph_LayerNormOp : Graph_ComputeOp<"layer_norm",
     $x (`scale` $scale^)? (`bias` $bias^)? attr-dict `:`
     functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// Whether a tensor of `shape` holds one value per position of a row of
+    /// an `input`-shaped tensor normalized from `axis` (non-negative) on:
+    /// the row's shape, after leading ones, no longer than `input`. Such a
+    /// scale or bias, reshaped to the row's shape, is an operand of the op.
+    static bool isRowShaped(ArrayRef<int64_t> shape, ArrayRef<int64_t> input,
+                            int64_t axis);
+  }];
 }
 
 def Graph_RMSNormOp : Graph_ComputeOp<"rms_norm"> {
