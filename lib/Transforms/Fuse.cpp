@@ -318,6 +318,7 @@ struct GraphFusePass : public graph::impl::GraphFuseBase<GraphFusePass> {
       apply(populateRecognizeAttentionPatterns);
     if (foldBatchNorm)
       apply(populateFoldBatchNormPatterns);
+    apply(populateLinearLayerEpiloguePatterns);
     apply(populateFuseEpiloguePatterns);
     apply(populateFuseElementwisePatterns);
   }

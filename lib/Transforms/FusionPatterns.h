@@ -16,10 +16,23 @@
 namespace mlir {
 namespace graph {
 
+class BatchMatMulOp;
 class LiveOps;
+class MatMulOp;
 
 /// The value of `value` when it is a constant f32 splat.
 std::optional<float> getConstantSplatF32(Value value);
+
+/// Replaces a batch_matmul of an f32 activation by a constant matrix by a
+/// matmul over its flattened rows between two reshapes; returns the matmul,
+/// or null when `batch` is not such a product (PackWeights.cpp).
+MatMulOp flattenBatchMatMul(RewriterBase &rewriter, BatchMatMulOp batch);
+
+/// Turns each linear layer (a batch_matmul by a constant matrix, a matmul
+/// whose result is reshaped) into a matmul whose reshape back comes after
+/// the elementwise ops that follow it, which then fuse as its epilogue.
+void populateLinearLayerEpiloguePatterns(RewritePatternSet &patterns,
+                                         const LiveOps &live);
 
 /// Replaces scaled dot-product attention written out (batch_matmul, scale,
 /// mask, softmax, batch_matmul) by `graph.attention`.

@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusionPatterns.h"
+
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Target/CPU/KernelConfig.h"
@@ -207,9 +209,10 @@ static LogicalResult getTarget(MLIRContext *context, StringRef cpu,
 /// matrix (the linear layers of a transformer, [1, 197, 768] x [768, 3072])
 /// becomes one matrix product over the flattened rows, between two
 /// reshapes, so that it runs on the packed micro-kernel: the batch dimensions
-/// add rows, not separate products. Returns the new graph.matmul.
-static MatMulOp flattenBatchMatMul(RewriterBase &rewriter,
-                                   BatchMatMulOp batch) {
+/// add rows, not separate products. Returns the new graph.matmul. (graph-fuse
+/// does it first, to give the product its epilogue.)
+MatMulOp mlir::graph::flattenBatchMatMul(RewriterBase &rewriter,
+                                         BatchMatMulOp batch) {
   auto aType = dyn_cast<RankedTensorType>(batch.getA().getType());
   auto bType = dyn_cast<RankedTensorType>(batch.getB().getType());
   auto type = dyn_cast<RankedTensorType>(batch.getType());

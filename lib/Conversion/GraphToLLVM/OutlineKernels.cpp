@@ -29,12 +29,29 @@ using namespace mlir;
 using namespace mlir::graph;
 
 /// Whether `op` is one that becomes a kernel: a graph op that computes (not
-/// a constant, not a terminator).
+/// a constant, not a terminator). A reshape moves no data: it stays in the
+/// caller, where it becomes a view of its operand's buffer (as a kernel, it
+/// would copy the tensor into the kernel's result).
 static bool isKernelOp(Operation &op) {
-  if (!isa<GraphDialect>(op.getDialect()))
+  if (!isa<GraphDialect>(op.getDialect()) || isa<ReshapeOp, FlattenOp>(op))
     return false;
   return !op.hasTrait<OpTrait::ConstantLike>() &&
          !op.hasTrait<OpTrait::IsTerminator>();
+}
+
+/// The ops that make `value` from a constant through reshapes, `value`'s
+/// own first and the constant last; empty when it is not one.
+static SmallVector<Operation *> getConstantChain(Value value) {
+  SmallVector<Operation *> chain;
+  for (Operation *def = value.getDefiningOp(); def;
+       def = def->getOperand(0).getDefiningOp()) {
+    chain.push_back(def);
+    if (def->hasTrait<OpTrait::ConstantLike>())
+      return chain;
+    if (!isa<ReshapeOp, FlattenOp>(def))
+      break;
+  }
+  return {};
 }
 
 /// What a kernel computes, for its name: the fused kind or the mnemonic.
@@ -62,16 +79,16 @@ func::FuncOp GraphOutlineKernelsPass::outline(Operation *op,
                                               func::FuncOp parent,
                                               SymbolTable &symbols,
                                               unsigned index) {
-  // Arguments: the values `op` reads, but constants, which the kernel gets
-  // a copy of (so that the lowering sees their values).
+  // Arguments: the values `op` reads, but constants and reshapes of them,
+  // which the kernel gets a copy of (so that the lowering sees their values).
   llvm::SetVector<Value> arguments;
   llvm::SetVector<Operation *> constants;
   for (Value operand : op->getOperands()) {
-    Operation *def = operand.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.insert(def);
-    else
+    SmallVector<Operation *> chain = getConstantChain(operand);
+    if (chain.empty())
       arguments.insert(operand);
+    else
+      constants.insert(chain.rbegin(), chain.rend());
   }
 
   OpBuilder builder(parent);
@@ -140,10 +157,13 @@ void GraphOutlineKernelsPass::runOnOperation() {
         return signalPassFailure();
       symbols.erase(kernel);
     }
-    // Constants that only the outlined ops used are dead in the caller now.
+    // Constants (and reshapes of them) that only the outlined ops used are
+    // dead in the caller now.
     for (Operation &op :
          llvm::make_early_inc_range(llvm::reverse(function.getBody().front())))
-      if (op.hasTrait<OpTrait::ConstantLike>() && op.use_empty())
+      if ((op.hasTrait<OpTrait::ConstantLike>() ||
+           isa<ReshapeOp, FlattenOp>(op)) &&
+          op.use_empty())
         op.erase();
   }
 }
