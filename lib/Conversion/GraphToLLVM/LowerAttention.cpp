@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <algorithm>
@@ -124,8 +125,13 @@ public:
     q = toRank3(b, loc, op.getQ());
     kT = toRank3(b, loc, op.getKT());
     v = toRank3(b, loc, op.getV());
-    if (op.getMask())
+    if (op.getMask()) {
       mask = toRank3(b, loc, op.getMask());
+      DenseElementsAttr values;
+      if (matchPattern(op.getMask(), m_Constant(&values)) &&
+          !values.isSplat() && values.getElementType().isF32())
+        constantMask = values;
+    }
     ArrayRef<int64_t> qs = cast<RankedTensorType>(q.getType()).getShape();
     batch = qs[0];
     queries = qs[1];
@@ -165,10 +171,67 @@ private:
     return vector::BroadcastOp::create(b, loc, type, scalar);
   }
 
+  /// Whether the mask hides the key from every score: -inf, or a finite
+  /// value so negative (HuggingFace's finfo.min) that the exponential of any
+  /// score it is added to, less the row's maximum over visible keys, is 0.
+  static bool hidesKey(float value) { return value <= kHiddenKeyMask; }
+  static constexpr float kHiddenKeyMask = -1e30f;
+
+  /// For a constant mask that hides whole blocks of keys from a block of
+  /// query rows (a causal mask: every key after the block's last row), the
+  /// blocks of keys each block of rows visits, [first, last) per (mask
+  /// batch, block of rows) as a constant table; null when every block of
+  /// rows visits every block of keys. A block of rows where some row sees
+  /// no key at all visits every key, so that the row ends as the softmax
+  /// of its scores would.
+  Value getKeyBlockRanges(int64_t first, int64_t blocks, int64_t rows) {
+    if (!constantMask)
+      return {};
+    int64_t blockKeys = tiling.lanes * tiling.keyVectors;
+    int64_t keyBlocks = (keys + blockKeys - 1) / blockKeys;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
+    int64_t maskBatches = shape[0], maskRows = shape[1];
+    auto values = llvm::to_vector(constantMask.getValues<float>());
+    SmallVector<int32_t> ranges;
+    bool skips = false;
+    for (int64_t mb = 0; mb < maskBatches; ++mb) {
+      for (int64_t block = 0; block < blocks; ++block) {
+        int64_t lo = keys, hi = -1;
+        bool blind = false;
+        for (int64_t i = 0; i < rows; ++i) {
+          int64_t row = maskRows > 1 ? first + block * rows + i : 0;
+          const float *maskRow = values.data() + (mb * maskRows + row) * keys;
+          int64_t firstSeen = 0, lastSeen = keys - 1;
+          while (firstSeen < keys && hidesKey(maskRow[firstSeen]))
+            ++firstSeen;
+          while (lastSeen >= 0 && hidesKey(maskRow[lastSeen]))
+            --lastSeen;
+          if (firstSeen == keys) {
+            blind = true;
+            break;
+          }
+          lo = std::min(lo, firstSeen);
+          hi = std::max(hi, lastSeen);
+        }
+        int64_t firstBlock = blind ? 0 : lo / blockKeys;
+        int64_t lastBlock = blind ? keyBlocks : hi / blockKeys + 1;
+        skips |= firstBlock != 0 || lastBlock != keyBlocks;
+        ranges.push_back(firstBlock);
+        ranges.push_back(lastBlock);
+      }
+    }
+    if (!skips)
+      return {};
+    auto type = RankedTensorType::get({maskBatches, blocks, 2}, b.getI32Type());
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ranges)));
+  }
+
   /// An scf.forall over (batch, `blocks` blocks of `rows` query rows from
   /// row `first`) writing into `out`.
   Value emitQueryBlocks(Value out, int64_t first, int64_t blocks,
                         int64_t rows) {
+    Value keyBlockRanges = getKeyBlockRanges(first, blocks, rows);
     SmallVector<OpFoldResult> ubs = {b.getIndexAttr(batch),
                                      b.getIndexAttr(blocks)};
     auto forall = scf::ForallOp::create(
@@ -189,7 +252,19 @@ private:
           Value tile = tensor::ExtractSliceOp::create(
               b, loc, RankedTensorType::get({1, rows, valueDepth}, f32),
               args[2], offsets, sizes, strides);
-          tile = emitBlock(tile, bh, row0, rows);
+          std::optional<std::pair<Value, Value>> keyBlocks;
+          if (keyBlockRanges) {
+            Value maskBatch = maskPerBatch ? bh : index(0);
+            auto bound = [&](int64_t which) -> Value {
+              Value entry = tensor::ExtractOp::create(
+                  b, loc, keyBlockRanges,
+                  ValueRange{maskBatch, args[1], index(which)});
+              return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                entry);
+            };
+            keyBlocks = std::make_pair(bound(0), bound(1));
+          }
+          tile = emitBlock(tile, bh, row0, rows, keyBlocks);
           auto terminator = scf::InParallelOp::create(b, loc);
           b.setInsertionPointToStart(terminator.getBody());
           tensor::ParallelInsertSliceOp::create(b, loc, tile, args[2], offsets,
@@ -229,8 +304,10 @@ private:
   bool chunkInBounds(int64_t c) { return (c + 1) * tiling.lanes <= valueDepth; }
 
   /// One block of `rows` query rows from `row0` in batch `bh`, written into
-  /// `tile` ([1, rows, Dv]).
-  Value emitBlock(Value tile, Value bh, Value row0, int64_t rows) {
+  /// `tile` ([1, rows, Dv]): every block of keys, or those of `keyBlocks`
+  /// ([first, last) in blocks of keys) when the mask hides the others.
+  Value emitBlock(Value tile, Value bh, Value row0, int64_t rows,
+                  std::optional<std::pair<Value, Value>> keyBlocks) {
     int64_t lanes = tiling.lanes, chunks = tiling.chunks;
     State state;
     Value negInf = f32Constant(-std::numeric_limits<float>::infinity());
@@ -250,10 +327,17 @@ private:
     state.probabilities = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{rows, blockKeys}, f32);
     int64_t fullBlocks = keys / blockKeys;
+    Value lower = index(0), upper = index(fullBlocks * blockKeys);
+    if (keyBlocks) {
+      lower = arith::MulIOp::create(b, loc, keyBlocks->first, index(blockKeys));
+      upper = arith::MulIOp::create(
+          b, loc,
+          arith::MinSIOp::create(b, loc, keyBlocks->second, index(fullBlocks)),
+          index(blockKeys));
+    }
     if (fullBlocks > 0) {
       auto loop = scf::ForOp::create(
-          b, loc, index(0), index(fullBlocks * blockKeys), index(blockKeys),
-          state.flatten(),
+          b, loc, lower, upper, index(blockKeys), state.flatten(),
           [&](OpBuilder &nested, Location, Value key0, ValueRange iterArgs) {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(nested.getInsertionBlock(),
@@ -264,9 +348,33 @@ private:
           });
       state = State::unflatten(loop.getResults(), rows);
     }
-    if (int64_t rest = keys % blockKeys)
-      state = emitKeyBlock(state, bh, rowIndex, index(fullBlocks * blockKeys),
-                           rest);
+    if (int64_t rest = keys % blockKeys) {
+      auto emitRest = [&]() {
+        return emitKeyBlock(state, bh, rowIndex, index(fullBlocks * blockKeys),
+                            rest);
+      };
+      if (!keyBlocks) {
+        state = emitRest();
+      } else {
+        // The partial block last, when the range reaches it.
+        Value reaches =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                  keyBlocks->second, index(fullBlocks));
+        SmallVector<Value> current = state.flatten();
+        auto ifOp = scf::IfOp::create(
+            b, loc, reaches,
+            [&](OpBuilder &nested, Location) {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(nested.getInsertionBlock(),
+                                  nested.getInsertionPoint());
+              scf::YieldOp::create(b, loc, emitRest().flatten());
+            },
+            [&](OpBuilder &nested, Location) {
+              scf::YieldOp::create(nested, loc, current);
+            });
+        state = State::unflatten(ifOp.getResults(), rows);
+      }
+    }
 
     for (int64_t i = 0; i < rows; ++i) {
       Value sum = splat(state.sum[i], chunkType());
@@ -440,6 +548,8 @@ private:
   Location loc;
   const AttentionTiling &tiling;
   Value q, kT, v, mask;
+  /// The mask's values when it is a constant (not a splat).
+  DenseElementsAttr constantMask;
   int64_t batch = 0, queries = 0, depth = 0, keys = 0, valueDepth = 0;
   bool maskPerBatch = false, maskPerRow = false;
   float scale = 1.0f;

@@ -7,10 +7,10 @@ usage:
   reference.py check [--seed N] MODEL.mlir...
       Checks graph-run's outputs CASE.O0.npy and CASE.O3.npy (CASE.O0.I.npy,
       ... for a model with several results) against the model's `// EXPECT`.
-  reference.py constify MODEL.mlir...
-      Writes CASE.const.mlir: the model with every argument replaced by a
-      graph.constant that holds its input (CASE.ARG.npy) bit for bit, a
-      splat where all its values are equal.
+  reference.py constify [--args A,B] MODEL.mlir...
+      Writes CASE.const.mlir: the model with every argument (or those named)
+      replaced by a graph.constant that holds its input (CASE.ARG.npy) bit
+      for bit, a splat where all its values are equal.
   reference.py fold-check MODEL.mlir...
       Checks that the constants of CASE.folded.mlir (graph-fold-constants on
       the constified model) equal graph-run's outputs at -O0 and -O3 as
@@ -569,16 +569,21 @@ def check(paths, seed, levels=(0, 3)):
     return 1 if failures else 0
 
 
-def constify(paths):
-    """Writes CASE.const.mlir: the model with each argument a graph.constant
-    that holds its input (CASE.ARG.npy) bit for bit: a hex string, or a
-    splat's bit pattern."""
+def constify(paths, only=None):
+    """Writes CASE.const.mlir: the model with each argument (each of `only`)
+    a graph.constant that holds its input (CASE.ARG.npy) bit for bit: a hex
+    string, or a splat's bit pattern."""
     for path in paths:
         model = Model(path)
         text = model.text
         sig = re.search(r"func\.func @main\((.*?)\)\s*->", text, re.S)
         lines = []
+        kept = []
         for name, shape in model.args:
+            if only is not None and name not in only:
+                kept.append("%%%s: tensor<%sf32>"
+                            % (name, "".join("%dx" % d for d in shape)))
+                continue
             value = np.load(model.file(name + ".npy")).astype("<f4")
             words = value.reshape(-1).view(np.uint32)
             if (words == words[0]).all():
@@ -588,7 +593,7 @@ def constify(paths):
                 literal = '"0x%s"' % value.tobytes().hex().upper()
             lines.append("  %%%s = graph.constant dense<%s> : tensor<%sf32>"
                          % (name, literal, "".join("%dx" % d for d in shape)))
-        text = text[:sig.start(1)] + text[sig.end(1):]
+        text = text[:sig.start(1)] + ", ".join(kept) + text[sig.end(1):]
         # The body's opening brace ends the signature's last line.
         body = re.compile(r"\{[ \t]*\n").search(text, sig.start()).end()
         with open(model.file("const.mlir"), "w") as f:
@@ -649,7 +654,12 @@ def main(argv):
     if mode == "check":
         return check(args, seed)
     if mode == "constify":
-        return constify(args)
+        only = None
+        if "--args" in args:
+            at = args.index("--args")
+            only = args[at + 1].split(",")
+            del args[at:at + 2]
+        return constify(args, only)
     if mode == "fold-check":
         return fold_check(args)
     print("unknown mode '%s'\n%s" % (mode, __doc__))
