@@ -29,6 +29,11 @@ config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%build_generator", config.cmake_generator))
 # Debian's Python packages (numpy, onnx) are seen only by this interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# The graph_compiler package in the build tree (python/), when it is built.
+if getattr(config, "graph_python", "0") in ("1", "ON", "TRUE"):
+    config.available_features.add("python-package")
+config.substitutions.append(
+    ("%graph_python_path", os.path.join(config.graph_obj_root, "python_packages")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # graph-run's compile cache: one for the test suite in the build tree, not the

@@ -1,0 +1,232 @@
+//===- GraphModule.cpp - The graph_compiler Python extension --------------===//
+//
+// graph_compiler._graph: a loaded model over the C API (graph-c/Runtime.h)
+// that runs on NumPy arrays. The Python side (graph_compiler/__init__.py)
+// gives it ONNX Runtime's InferenceSession shape.
+//
+// A run checks every feed before it starts (names, element types, shapes),
+// reads a C-contiguous input of the right type in place, allocates the
+// outputs as NumPy arrays and runs with the GIL released: the compiled code
+// is reentrant (a run that finds the model's arena taken allocates its own),
+// so several Python threads may run one model at once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graph-c/Runtime.h"
+#include "graph/Runtime/Threads.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// An error of the model or of the feeds, raised as graph_compiler.Error.
+py::object errorType;
+
+[[noreturn]] void raise(const std::string &message) {
+  PyErr_SetString(errorType.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
+/// NumPy's dtype for an element type (float16 as its bits, bool a byte).
+py::dtype getDType(GraphElementType type) {
+  return py::dtype(std::string(graphElementTypeGetName(type)));
+}
+
+std::string describeShape(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+struct TensorInfo {
+  std::string name;
+  GraphElementType elementType;
+  std::vector<int64_t> shape;
+  int64_t byteSize;
+};
+
+class Model {
+public:
+  Model(const std::string &path, int optLevel,
+        std::optional<std::string> targetCpu,
+        std::optional<std::string> targetFeatures,
+        std::optional<std::string> inputShapes, bool useCache,
+        std::optional<std::string> cacheDirectory, int threads)
+      : threads(threads) {
+    if (threads < 0)
+      raise("threads must be a positive count or None, got " +
+            std::to_string(threads));
+    GraphCompileOptions options = graphCompileOptionsGetDefault();
+    options.optLevel = optLevel;
+    options.targetCpu = targetCpu ? targetCpu->c_str() : nullptr;
+    options.targetFeatures = targetFeatures ? targetFeatures->c_str() : nullptr;
+    options.inputShapes = inputShapes ? inputShapes->c_str() : nullptr;
+    options.useCache = useCache;
+    options.cacheDirectory = cacheDirectory ? cacheDirectory->c_str() : nullptr;
+    {
+      // Compiling takes seconds: other Python threads go on meanwhile.
+      py::gil_scoped_release release;
+      model = graphModelLoad(path.c_str(), &options);
+    }
+    if (graphModelIsNull(model))
+      raise(graphGetLastError());
+    auto collect = [&](intptr_t count, auto get) {
+      std::vector<TensorInfo> infos;
+      for (intptr_t i = 0; i < count; ++i) {
+        GraphTensorInfo info;
+        get(model, i, &info);
+        infos.push_back(
+            {info.name, info.elementType,
+             std::vector<int64_t>(info.shape, info.shape + info.rank),
+             info.byteSize});
+      }
+      return infos;
+    };
+    inputs = collect(graphModelGetNumInputs(model), graphModelGetInput);
+    outputs = collect(graphModelGetNumOutputs(model), graphModelGetOutput);
+  }
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+  ~Model() { graphModelDestroy(model); }
+
+  static py::list describe(const std::vector<TensorInfo> &infos) {
+    py::list list;
+    for (const TensorInfo &info : infos)
+      list.append(py::make_tuple(info.name, py::cast(info.shape),
+                                 getDType(info.elementType)));
+    return list;
+  }
+  py::list getInputs() const { return describe(inputs); }
+  py::list getOutputs() const { return describe(outputs); }
+  double getLoadMillis() const { return graphModelGetLoadMillis(model); }
+
+  /// Runs the model on `feeds` (name -> array) and returns the outputs
+  /// named in `names` (all of them for None), in that order.
+  py::list run(std::optional<std::vector<std::string>> names, py::dict feeds) {
+    std::vector<std::optional<py::array>> inputArrays(inputs.size());
+    for (auto item : feeds) {
+      std::string name = py::str(item.first);
+      size_t index = findInput(name);
+      if (index == inputs.size())
+        raise("unknown input '" + name + "'; the model's inputs are " +
+              listNames(inputs));
+      const TensorInfo &info = inputs[index];
+      py::dtype expected = getDType(info.elementType);
+      py::array array = py::array::ensure(item.second);
+      if (!array)
+        raise("input '" + name + "' is not an array");
+      if (!array.dtype().equal(expected))
+        raise("input '" + name + "' has element type " +
+              std::string(py::str(array.dtype())) + "; the model expects " +
+              std::string(py::str(expected)));
+      std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+      if (shape != info.shape)
+        raise("input '" + name + "' has shape " + describeShape(shape) +
+              "; the model expects " + describeShape(info.shape));
+      // In place when C-contiguous; a contiguous copy otherwise.
+      inputArrays[index] =
+          py::array::ensure(array, py::array::c_style | py::array::forcecast);
+    }
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (!inputArrays[i])
+        raise("missing input '" + inputs[i].name + "' (" +
+              std::string(py::str(getDType(inputs[i].elementType))) + " " +
+              describeShape(inputs[i].shape) + ")");
+
+    std::vector<size_t> wanted;
+    if (names) {
+      for (const std::string &name : *names) {
+        size_t index = 0;
+        while (index < outputs.size() && outputs[index].name != name)
+          ++index;
+        if (index == outputs.size())
+          raise("unknown output '" + name + "'; the model's outputs are " +
+                listNames(outputs));
+        wanted.push_back(index);
+      }
+    } else {
+      for (size_t i = 0; i < outputs.size(); ++i)
+        wanted.push_back(i);
+    }
+
+    std::vector<py::array> outputArrays;
+    std::vector<const void *> inputPointers;
+    std::vector<void *> outputPointers;
+    for (const std::optional<py::array> &array : inputArrays)
+      inputPointers.push_back(array->data());
+    for (const TensorInfo &info : outputs) {
+      outputArrays.emplace_back(getDType(info.elementType), info.shape);
+      outputPointers.push_back(outputArrays.back().mutable_data());
+    }
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      // The thread count is the calling thread's (OpenMP's per-thread
+      // setting): sessions with different counts may run side by side.
+      if (threads > 0)
+        mlir::graph::runtime::setNumThreads(threads);
+      ok = graphModelRun(model, inputPointers.data(), outputPointers.data());
+    }
+    if (!ok)
+      raise(graphGetLastError());
+    py::list results;
+    for (size_t index : wanted)
+      results.append(outputArrays[index]);
+    return results;
+  }
+
+private:
+  size_t findInput(const std::string &name) const {
+    size_t index = 0;
+    while (index < inputs.size() && inputs[index].name != name)
+      ++index;
+    return index;
+  }
+  static std::string listNames(const std::vector<TensorInfo> &infos) {
+    std::string text;
+    for (const TensorInfo &info : infos)
+      text += (text.empty() ? "'" : ", '") + info.name + "'";
+    return text.empty() ? "none" : text;
+  }
+
+  GraphModel model{nullptr};
+  std::vector<TensorInfo> inputs, outputs;
+  int threads;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_graph, m) {
+  m.doc() = "The graph compiler's runtime: load a model and run it on NumPy "
+            "arrays";
+  errorType = py::reinterpret_borrow<py::object>(
+      PyErr_NewException("graph_compiler.Error", PyExc_RuntimeError, nullptr));
+  m.attr("Error") = errorType;
+  m.def("available_cores", &mlir::graph::runtime::getAvailableCores,
+        "The cores this process may run on: the default thread count");
+
+  py::class_<Model>(m, "Model")
+      .def(py::init<const std::string &, int, std::optional<std::string>,
+                    std::optional<std::string>, std::optional<std::string>,
+                    bool, std::optional<std::string>, int>(),
+           py::arg("path"), py::arg("opt_level") = 3,
+           py::arg("target_cpu") = py::none(),
+           py::arg("target_features") = py::none(),
+           py::arg("input_shapes") = py::none(), py::arg("use_cache") = true,
+           py::arg("cache_dir") = py::none(), py::arg("threads") = 0)
+      .def("inputs", &Model::getInputs,
+           "(name, shape, dtype) of each input, in order")
+      .def("outputs", &Model::getOutputs,
+           "(name, shape, dtype) of each output, in order")
+      .def("load_millis", &Model::getLoadMillis)
+      .def("run", &Model::run, py::arg("output_names"), py::arg("feeds"));
+}

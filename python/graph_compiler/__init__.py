@@ -1,0 +1,109 @@
+"""The graph compiler from Python: compile a model for this CPU and run it.
+
+The API follows ONNX Runtime's, so that switching is one line::
+
+    import graph_compiler as gc
+    sess = gc.InferenceSession("model.onnx")          # or .mlir, or .so
+    print([(i.name, i.shape, i.type) for i in sess.get_inputs()])
+    (y,) = sess.run(None, {"x": x})                   # NumPy arrays
+
+A .onnx or .mlir model is compiled at graph-optimize's ``opt_level`` for the
+host CPU (or ``target_cpu``/``target_features``, LLVM's names) through the
+compile cache (``cache_dir``, or ``$XDG_CACHE_HOME/graph``, ``~/.cache/graph``):
+the second session of a model loads in milliseconds. A shared library made by
+graph-compile is loaded after checking that this CPU can run it.
+
+``run`` checks the feeds first (every input given, no unknown name, the
+element type and shape the model expects) and raises ``graph_compiler.Error``
+naming what is wrong; it reads a C-contiguous input of the right type in
+place, without a copy. The GIL is released while the model runs, and one
+session may run from several Python threads at once: each run that finds the
+model's buffers taken by another gets its own. Each session's ``threads``
+(default: every core this process may use) applies to the runs it makes.
+
+Inputs with symbolic dimensions are fixed with ``input_shapes``
+(``{"x": [1, 3, 224, 224]}``), as graph-run's ``--input-shape``.
+"""
+
+from . import _graph
+
+Error = _graph.Error
+
+__all__ = ["InferenceSession", "NodeArg", "Error", "available_cores"]
+
+# ONNX Runtime's names of the element types, by NumPy's.
+_ONNX_TYPES = {
+    "float16": "tensor(float16)", "float32": "tensor(float)",
+    "float64": "tensor(double)", "int8": "tensor(int8)",
+    "int16": "tensor(int16)", "int32": "tensor(int32)",
+    "int64": "tensor(int64)", "uint8": "tensor(uint8)",
+    "uint16": "tensor(uint16)", "uint32": "tensor(uint32)",
+    "uint64": "tensor(uint64)", "bool": "tensor(bool)",
+}
+
+
+def available_cores():
+    """The cores this process may run on: the default thread count."""
+    return _graph.available_cores()
+
+
+class NodeArg:
+    """An input or output: ``name``, ``shape`` (a list of ints), ``dtype``
+    (NumPy's) and ``type`` (ONNX Runtime's name of it, ``tensor(float)``)."""
+
+    def __init__(self, name, shape, dtype):
+        self.name = name
+        self.shape = list(shape)
+        self.dtype = dtype
+        self.type = _ONNX_TYPES.get(dtype.name, "tensor(%s)" % dtype.name)
+
+    def __repr__(self):
+        return "NodeArg(name=%r, type=%r, shape=%r)" % (
+            self.name, self.type, self.shape)
+
+
+class InferenceSession:
+    """A model loaded for this CPU (see the module's documentation)."""
+
+    def __init__(self, path, opt_level=3, threads=None, target_cpu=None,
+                 target_features=None, cache_dir=None, use_cache=True,
+                 input_shapes=None):
+        if not isinstance(opt_level, int) or not 0 <= opt_level <= 3:
+            raise Error("opt_level must be 0, 1, 2 or 3, got %r" % (opt_level,))
+        if threads is not None and (not isinstance(threads, int)
+                                    or threads < 1):
+            raise Error("threads must be a positive count or None, got %r"
+                        % (threads,))
+        shapes = None
+        if input_shapes:
+            shapes = ",".join(
+                "%s=%s" % (name, "x".join(str(int(d)) for d in shape))
+                for name, shape in input_shapes.items())
+        self._model = _graph.Model(
+            str(path), opt_level=opt_level, target_cpu=target_cpu,
+            target_features=target_features, input_shapes=shapes,
+            use_cache=use_cache,
+            cache_dir=None if cache_dir is None else str(cache_dir),
+            threads=threads or 0)
+        self._inputs = [NodeArg(*i) for i in self._model.inputs()]
+        self._outputs = [NodeArg(*o) for o in self._model.outputs()]
+
+    def get_inputs(self):
+        return list(self._inputs)
+
+    def get_outputs(self):
+        return list(self._outputs)
+
+    def load_millis(self):
+        """How long the model took to get ready: compile, or load from the
+        cache or a library."""
+        return self._model.load_millis()
+
+    def run(self, output_names, input_feed, run_options=None):
+        """The outputs named in ``output_names`` (every output for None), in
+        that order, computed from ``input_feed`` (input name -> array)."""
+        if not isinstance(input_feed, dict):
+            raise Error("input_feed must be a dict of input name -> array")
+        if output_names is not None:
+            output_names = list(output_names)
+        return self._model.run(output_names, input_feed)
