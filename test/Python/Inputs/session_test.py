@@ -173,9 +173,6 @@ class Onnx(unittest.TestCase):
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         path = os.path.join(WORK, "symbolic.onnx")
         onnx.save(model, path)
-        with self.assertRaises(gc.Error) as raised:
-            gc.InferenceSession(path, use_cache=False)
-        self.assertIn("symbolic", str(raised.exception))
         sess = gc.InferenceSession(path, input_shapes={"x": [3, 6]},
                                    use_cache=False)
         self.assertEqual(sess.get_inputs()[0].shape, [3, 6])
@@ -183,6 +180,50 @@ class Onnx(unittest.TestCase):
         (y,) = sess.run(None, {"x": x})
         np.testing.assert_allclose(y, np.tanh(x.astype(np.float64) @ w),
                                    rtol=1e-5, atol=1e-6)
+
+    def test_specializations(self):
+        """Symbolic dims without input_shapes: one specialization per set of
+        shapes, least recently used dropped; a shared symbol must agree."""
+        import onnx
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Add", ["x", "z"], ["s"]),
+             helper.make_node("Relu", ["s"], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "L"]),
+             helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N", 4])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        path = os.path.join(WORK, "shared.onnx")
+        onnx.save(model, path)
+        sess = gc.InferenceSession(path, max_specializations=2,
+                                   cache_dir=os.path.join(WORK, "cache"))
+        self.assertEqual([i.shape for i in sess.get_inputs()],
+                         [["N", "L"], ["N", 4]])
+        self.assertEqual(sess.get_outputs()[0].shape, ["N", 4])
+        rng = np.random.RandomState(5)
+        for n in (1, 3, 7, 3):
+            x = rng.uniform(-1, 1, (n, 4)).astype(np.float32)
+            z = rng.uniform(-1, 1, (n, 4)).astype(np.float32)
+            (y,) = sess.run(None, {"x": x, "z": z})
+            np.testing.assert_array_equal(y, np.maximum(x + z, 0))
+        self.assertEqual(sess.specializations(),
+                         [[[7, 4], [7, 4]], [[3, 4], [3, 4]]])
+        x = np.zeros((2, 4), np.float32)
+        cases = [
+            ({"x": x, "z": np.zeros((3, 4), np.float32)},
+             "dimension 'N' is 2 in input 'x' and 3 in input 'z'"),
+            ({"x": x, "z": np.zeros((2, 5), np.float32)},
+             "input 'z' has shape [2, 5]; the model expects ['N', 4]"),
+            ({"x": x}, "missing input 'z'"),
+            ({"x": x, "z": x, "q": x}, "unknown input 'q'"),
+            ({"x": x.astype(np.float64), "z": x},
+             "input 'x' has element type float64; the model expects float32"),
+        ]
+        for feed, message in cases:
+            with self.assertRaises(gc.Error) as raised:
+                sess.run(None, feed)
+            self.assertIn(message, str(raised.exception))
 
 
 if __name__ == "__main__":
