@@ -4,6 +4,10 @@
 //  - layer norms and RMS norms written out in elementwise ops and reductions
 //    become graph.layer_norm and graph.rms_norm (RecognizeNormalizations.cpp),
 //    attention graph.attention (RecognizeAttention.cpp);
+//  - each linear layer (a batch_matmul by a constant matrix) becomes a
+//    matmul over its rows whose reshape back moves below the elementwise ops
+//    that follow, so that they become its epilogue
+//    (LinearLayerEpilogues.cpp);
 //  - an anchor (conv2d, matmul, gemm) and the longest chain of elementwise
 //    epilogue ops after it become one graph.fused, so that the lowering
 //    computes the epilogue on the anchor's output while it is still in

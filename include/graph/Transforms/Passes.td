@@ -68,7 +68,10 @@ def GraphFuse : Pass<"graph-fuse"> {
     `graph.layer_norm` or `graph.rms_norm`. With `attention`, scaled
     dot-product attention written out (`batch_matmul` of q and k_t, `div` or
     `mul` by a constant, `add` of a mask, `softmax` along the keys,
-    `batch_matmul` by v) becomes one `graph.attention`.
+    `batch_matmul` by v) becomes one `graph.attention`. A `batch_matmul` of
+    an f32 activation by a constant matrix becomes a `matmul` over its rows
+    whose reshape back moves below the elementwise ops that follow, so that
+    the bias, activation and residual add fuse as its epilogue.
 
     With `fold-batch-norm`, a `batch_norm` that is the only live user of a
     `conv2d` whose weight, bias and normalization parameters are constants is
