@@ -2,7 +2,9 @@
 //
 // graph_compiler._graph: a loaded model over the C API (graph-c/Runtime.h)
 // that runs on NumPy arrays. The Python side (graph_compiler/__init__.py)
-// gives it ONNX Runtime's InferenceSession shape.
+// gives it ONNX Runtime's InferenceSession shape. A model with symbolic
+// input dimensions runs as its specialization for the shapes of the feeds,
+// which the C API compiles on first use and keeps.
 //
 // A run checks every feed before it starts (names, element types, shapes),
 // reads a C-contiguous input of the right type in place, allocates the
@@ -47,12 +49,70 @@ std::string describeShape(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
+/// An input or output; for a model with symbolic dimensions, as declared:
+/// -1 where `symbols` names the dimension, and no shape when unranked.
 struct TensorInfo {
   std::string name;
   GraphElementType elementType;
+  bool ranked = true;
   std::vector<int64_t> shape;
-  int64_t byteSize;
+  std::vector<std::string> symbols;
+
+  /// The shape as Python shows it: `[1, 3]`, `['N', 3]`.
+  std::string describe() const {
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i)
+      text += (i ? ", " : "") + (shape[i] < 0 ? "'" + symbols[i] + "'"
+                                              : std::to_string(shape[i]));
+    return text + "]";
+  }
+  py::object getShape() const {
+    if (!ranked)
+      return py::none();
+    py::list dims;
+    for (size_t i = 0; i < shape.size(); ++i)
+      dims.append(shape[i] < 0 ? py::object(py::str(symbols[i]))
+                               : py::object(py::int_(shape[i])));
+    return dims;
+  }
 };
+
+/// Owns a model handle.
+class Handle {
+public:
+  explicit Handle(GraphModel model = {nullptr}) : model(model) {}
+  Handle(Handle &&other) : model(other.model) { other.model = {nullptr}; }
+  Handle &operator=(Handle &&other) {
+    std::swap(model, other.model);
+    return *this;
+  }
+  ~Handle() { graphModelDestroy(model); }
+  GraphModel get() const { return model; }
+
+private:
+  GraphModel model;
+};
+
+std::vector<TensorInfo> collect(GraphModel model, bool outputs) {
+  std::vector<TensorInfo> infos;
+  intptr_t count =
+      outputs ? graphModelGetNumOutputs(model) : graphModelGetNumInputs(model);
+  for (intptr_t i = 0; i < count; ++i) {
+    GraphTensorInfo info;
+    (outputs ? graphModelGetOutput : graphModelGetInput)(model, i, &info);
+    TensorInfo &tensor = infos.emplace_back();
+    tensor.name = info.name;
+    tensor.elementType = info.elementType;
+    tensor.ranked = info.rank >= 0;
+    for (intptr_t d = 0; d < info.rank; ++d) {
+      tensor.shape.push_back(info.shape[d]);
+      const char *symbol = (outputs ? graphModelGetOutputSymbol
+                                    : graphModelGetInputSymbol)(model, i, d);
+      tensor.symbols.push_back(symbol ? symbol : "");
+    }
+  }
+  return infos;
+}
 
 class Model {
 public:
@@ -60,11 +120,15 @@ public:
         std::optional<std::string> targetCpu,
         std::optional<std::string> targetFeatures,
         std::optional<std::string> inputShapes, bool useCache,
-        std::optional<std::string> cacheDirectory, int threads)
+        std::optional<std::string> cacheDirectory, int threads,
+        int maxSpecializations)
       : threads(threads) {
     if (threads < 0)
       raise("threads must be a positive count or None, got " +
             std::to_string(threads));
+    if (maxSpecializations < 1)
+      raise("max_specializations must be a positive count, got " +
+            std::to_string(maxSpecializations));
     GraphCompileOptions options = graphCompileOptionsGetDefault();
     options.optLevel = optLevel;
     options.targetCpu = targetCpu ? targetCpu->c_str() : nullptr;
@@ -72,42 +136,59 @@ public:
     options.inputShapes = inputShapes ? inputShapes->c_str() : nullptr;
     options.useCache = useCache;
     options.cacheDirectory = cacheDirectory ? cacheDirectory->c_str() : nullptr;
+    options.maxSpecializations = maxSpecializations;
+    GraphModel loaded;
     {
       // Compiling takes seconds: other Python threads go on meanwhile.
       py::gil_scoped_release release;
-      model = graphModelLoad(path.c_str(), &options);
+      loaded = graphModelLoad(path.c_str(), &options);
     }
-    if (graphModelIsNull(model))
+    if (graphModelIsNull(loaded))
       raise(graphGetLastError());
-    auto collect = [&](intptr_t count, auto get) {
-      std::vector<TensorInfo> infos;
-      for (intptr_t i = 0; i < count; ++i) {
-        GraphTensorInfo info;
-        get(model, i, &info);
-        infos.push_back(
-            {info.name, info.elementType,
-             std::vector<int64_t>(info.shape, info.shape + info.rank),
-             info.byteSize});
-      }
-      return infos;
-    };
-    inputs = collect(graphModelGetNumInputs(model), graphModelGetInput);
-    outputs = collect(graphModelGetNumOutputs(model), graphModelGetOutput);
+    model = Handle(loaded);
+    symbolic = graphModelHasSymbolicShapes(loaded);
+    inputs = collect(loaded, /*outputs=*/false);
+    outputs = collect(loaded, /*outputs=*/true);
   }
-  Model(const Model &) = delete;
-  Model &operator=(const Model &) = delete;
-  ~Model() { graphModelDestroy(model); }
 
   static py::list describe(const std::vector<TensorInfo> &infos) {
     py::list list;
     for (const TensorInfo &info : infos)
-      list.append(py::make_tuple(info.name, py::cast(info.shape),
+      list.append(py::make_tuple(info.name, info.getShape(),
                                  getDType(info.elementType)));
     return list;
   }
   py::list getInputs() const { return describe(inputs); }
   py::list getOutputs() const { return describe(outputs); }
-  double getLoadMillis() const { return graphModelGetLoadMillis(model); }
+  bool isSymbolic() const { return symbolic; }
+
+  double getLoadMillis() const {
+    if (!symbolic)
+      return graphModelGetLoadMillis(model.get());
+    GraphModel latest;
+    if (!graphModelGetSpecialization(model.get(), 0, &latest))
+      return 0;
+    Handle held(latest);
+    return graphModelGetLoadMillis(held.get());
+  }
+
+  /// The input shapes of the specializations held, the most recently used
+  /// first.
+  py::list getSpecializations() const {
+    py::list list;
+    for (intptr_t i = 0, e = graphModelGetNumSpecializations(model.get());
+         i < e; ++i) {
+      GraphModel specialization;
+      if (!graphModelGetSpecialization(model.get(), i, &specialization))
+        break;
+      Handle held(specialization);
+      py::list shapes;
+      for (const TensorInfo &input : collect(held.get(), /*outputs=*/false))
+        shapes.append(py::cast(input.shape));
+      list.append(shapes);
+    }
+    return list;
+  }
 
   /// Runs the model on `feeds` (name -> array) and returns the outputs
   /// named in `names` (all of them for None), in that order.
@@ -129,9 +210,9 @@ public:
               std::string(py::str(array.dtype())) + "; the model expects " +
               std::string(py::str(expected)));
       std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
-      if (shape != info.shape)
+      if (!fits(info, shape))
         raise("input '" + name + "' has shape " + describeShape(shape) +
-              "; the model expects " + describeShape(info.shape));
+              "; the model expects " + info.describe());
       // In place when C-contiguous; a contiguous copy otherwise.
       inputArrays[index] =
           py::array::ensure(array, py::array::c_style | py::array::forcecast);
@@ -140,7 +221,7 @@ public:
       if (!inputArrays[i])
         raise("missing input '" + inputs[i].name + "' (" +
               std::string(py::str(getDType(inputs[i].elementType))) + " " +
-              describeShape(inputs[i].shape) + ")");
+              inputs[i].describe() + ")");
 
     std::vector<size_t> wanted;
     if (names) {
@@ -158,12 +239,41 @@ public:
         wanted.push_back(i);
     }
 
+    // A model with symbolic dimensions runs as its specialization for these
+    // shapes (compiled on first use, with the GIL released meanwhile).
+    Handle specialization;
+    GraphModel runnable = model.get();
+    std::vector<TensorInfo> runOutputs;
+    if (symbolic) {
+      std::vector<intptr_t> ranks;
+      std::vector<const int64_t *> shapes;
+      for (const std::optional<py::array> &array : inputArrays) {
+        ranks.push_back(array->ndim());
+        shapes.push_back(reinterpret_cast<const int64_t *>(array->shape()));
+      }
+      static_assert(sizeof(py::ssize_t) == sizeof(int64_t),
+                    "NumPy's shapes are read as int64_t");
+      GraphModel specialized;
+      {
+        py::gil_scoped_release release;
+        specialized =
+            graphModelSpecialize(model.get(), ranks.data(), shapes.data());
+      }
+      if (graphModelIsNull(specialized))
+        raise(graphGetLastError());
+      specialization = Handle(specialized);
+      runnable = specialized;
+      runOutputs = collect(specialized, /*outputs=*/true);
+    }
+    const std::vector<TensorInfo> &outputInfos =
+        symbolic ? runOutputs : outputs;
+
     std::vector<py::array> outputArrays;
     std::vector<const void *> inputPointers;
     std::vector<void *> outputPointers;
     for (const std::optional<py::array> &array : inputArrays)
       inputPointers.push_back(array->data());
-    for (const TensorInfo &info : outputs) {
+    for (const TensorInfo &info : outputInfos) {
       outputArrays.emplace_back(getDType(info.elementType), info.shape);
       outputPointers.push_back(outputArrays.back().mutable_data());
     }
@@ -174,7 +284,7 @@ public:
       // setting): sessions with different counts may run side by side.
       if (threads > 0)
         mlir::graph::runtime::setNumThreads(threads);
-      ok = graphModelRun(model, inputPointers.data(), outputPointers.data());
+      ok = graphModelRun(runnable, inputPointers.data(), outputPointers.data());
     }
     if (!ok)
       raise(graphGetLastError());
@@ -185,6 +295,18 @@ public:
   }
 
 private:
+  /// Whether `shape` has the rank and the fixed dimensions of `info` (the
+  /// session checks that each symbol has one value).
+  static bool fits(const TensorInfo &info, const std::vector<int64_t> &shape) {
+    if (!info.ranked)
+      return true;
+    if (shape.size() != info.shape.size())
+      return false;
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (info.shape[i] >= 0 && info.shape[i] != shape[i])
+        return false;
+    return true;
+  }
   size_t findInput(const std::string &name) const {
     size_t index = 0;
     while (index < inputs.size() && inputs[index].name != name)
@@ -198,7 +320,8 @@ private:
     return text.empty() ? "none" : text;
   }
 
-  GraphModel model{nullptr};
+  Handle model;
+  bool symbolic = false;
   std::vector<TensorInfo> inputs, outputs;
   int threads;
 };
@@ -217,16 +340,22 @@ PYBIND11_MODULE(_graph, m) {
   py::class_<Model>(m, "Model")
       .def(py::init<const std::string &, int, std::optional<std::string>,
                     std::optional<std::string>, std::optional<std::string>,
-                    bool, std::optional<std::string>, int>(),
+                    bool, std::optional<std::string>, int, int>(),
            py::arg("path"), py::arg("opt_level") = 3,
            py::arg("target_cpu") = py::none(),
            py::arg("target_features") = py::none(),
            py::arg("input_shapes") = py::none(), py::arg("use_cache") = true,
-           py::arg("cache_dir") = py::none(), py::arg("threads") = 0)
+           py::arg("cache_dir") = py::none(), py::arg("threads") = 0,
+           py::arg("max_specializations") = 8)
       .def("inputs", &Model::getInputs,
            "(name, shape, dtype) of each input, in order")
       .def("outputs", &Model::getOutputs,
            "(name, shape, dtype) of each output, in order")
+      .def("is_symbolic", &Model::isSymbolic,
+           "Whether the inputs have symbolic dimensions")
+      .def("specializations", &Model::getSpecializations,
+           "The input shapes of the specializations held, the most recently "
+           "used first")
       .def("load_millis", &Model::getLoadMillis)
       .def("run", &Model::run, py::arg("output_names"), py::arg("feeds"));
 }

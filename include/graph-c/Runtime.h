@@ -8,6 +8,17 @@
 |* Every function that can fail returns a null handle or false and leaves a   *|
 |* message for graphGetLastError(), per thread.                               *|
 |*                                                                            *|
+|* Threads: every function may be called from several threads at once, on    *|
+|* one model too. Runs of one model from several threads are safe and give    *|
+|* the same results as serial runs: a run that finds the model's buffers      *|
+|* (its arena) taken by another run allocates its own for that run.          *|
+|*                                                                            *|
+|* Symbolic dimensions: an ONNX model whose inputs have symbolic dimensions   *|
+|* (a batch "N") loads without compiling; graphModelSpecialize gives the      *|
+|* model for a set of input shapes, compiled on first use (through the        *|
+|* compile cache) and kept, the most recently used first, up to               *|
+|* maxSpecializations.                                                        *|
+|*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef GRAPH_C_RUNTIME_H
@@ -66,6 +77,9 @@ typedef struct GraphCompileOptions {
   /// The most threads the parallel tile loops of the code run on (each gets
   /// a slot of per-thread scratch); 0 for the default, 8.
   int maxThreads;
+  /// For models with symbolic input dimensions: how many specializations
+  /// (one per set of input shapes) to keep loaded; 0 for the default, 8.
+  int maxSpecializations;
 } GraphCompileOptions;
 
 /// The defaults: -O3, @main, the host, the compile cache in its default
@@ -85,7 +99,10 @@ static inline bool graphModelIsNull(GraphModel model) { return !model.ptr; }
 GRAPH_CAPI_EXPORTED void graphModelDestroy(GraphModel model);
 
 /// One input or output. The strings and the shape live as long as the
-/// model.
+/// model. For a model with symbolic dimensions, a dimension bound at run
+/// time is -1 (graphModelGetInputSymbol names it), and so are numElements
+/// and byteSize; an output whose shape the model does not declare has rank
+/// -1 and a null shape.
 typedef struct GraphTensorInfo {
   const char *name;
   GraphElementType elementType;
@@ -104,13 +121,45 @@ GRAPH_CAPI_EXPORTED bool graphModelGetInput(GraphModel model, intptr_t index,
 GRAPH_CAPI_EXPORTED bool graphModelGetOutput(GraphModel model, intptr_t index,
                                              GraphTensorInfo *info);
 
+/// Whether the model's inputs have symbolic dimensions: then it runs only as
+/// the model that graphModelSpecialize returns.
+GRAPH_CAPI_EXPORTED bool graphModelHasSymbolicShapes(GraphModel model);
+
+/// The symbol of dimension `dim` of input or output `index` ("N"), or null
+/// when the dimension is a number (or there is no such dimension).
+GRAPH_CAPI_EXPORTED const char *
+graphModelGetInputSymbol(GraphModel model, intptr_t index, intptr_t dim);
+GRAPH_CAPI_EXPORTED const char *
+graphModelGetOutputSymbol(GraphModel model, intptr_t index, intptr_t dim);
+
+/// The model for inputs of the shapes `shapes[i]` (of rank `ranks[i]`), one
+/// per input: for a model with symbolic dimensions, its specialization for
+/// them, compiled on first use (one at a time; the caller waits) and taken
+/// from the loaded ones after; for another model, a new handle to it when
+/// the shapes are its own. Destroy it with graphModelDestroy; it stays valid
+/// after `model` is destroyed or lets the specialization go. Null (with a
+/// message naming the input and what it expects) when the shapes do not fit
+/// the model: a wrong rank, a fixed dimension that differs, a symbol with
+/// two values.
+GRAPH_CAPI_EXPORTED GraphModel graphModelSpecialize(
+    GraphModel model, const intptr_t *ranks, const int64_t *const *shapes);
+
+/// The specializations that a model with symbolic dimensions holds, the most
+/// recently used first: `*specialization` is a new handle to number `index`
+/// (destroy it). False when there is none.
+GRAPH_CAPI_EXPORTED intptr_t graphModelGetNumSpecializations(GraphModel model);
+GRAPH_CAPI_EXPORTED bool
+graphModelGetSpecialization(GraphModel model, intptr_t index,
+                            GraphModel *specialization);
+
 /// NumPy's name of an element type: "float32", "int64", "bool", ...
 GRAPH_CAPI_EXPORTED const char *graphElementTypeGetName(GraphElementType type);
 
 /// Runs the model: `inputs[i]` and `outputs[j]` point at the dense, C-order
 /// elements of input i and output j, the outputs allocated by the caller.
 /// Buffers aligned to 64 bytes are best. False (with a message) on a null
-/// model or buffer.
+/// model or buffer, or a model with symbolic dimensions (run its
+/// specialization).
 GRAPH_CAPI_EXPORTED bool graphModelRun(GraphModel model,
                                        const void *const *inputs,
                                        void *const *outputs);

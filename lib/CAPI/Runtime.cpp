@@ -6,6 +6,7 @@
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/Executable.h"
 #include "graph/Runtime/ModelLoader.h"
+#include "graph/Runtime/Session.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -21,11 +22,12 @@
 using namespace mlir::graph::runtime;
 
 namespace {
-/// What a GraphModel points at.
+/// What a GraphModel points at: a session, and the model it runs, which is
+/// the session's static model or one of its specializations (none for the
+/// handle of a model with symbolic dimensions).
 struct Model {
-  // The context outlives the executable that may refer to it.
-  std::unique_ptr<mlir::MLIRContext> context;
-  std::unique_ptr<Executable> executable;
+  std::shared_ptr<Session> session;
+  std::shared_ptr<LoadedModel> loaded;
 };
 } // namespace
 
@@ -40,6 +42,11 @@ static bool fail(const llvm::Twine &message) {
   return false;
 }
 
+static GraphModel failModel(const llvm::Twine &message) {
+  fail(message);
+  return GraphModel{nullptr};
+}
+
 GraphCompileOptions graphCompileOptionsGetDefault(void) {
   GraphCompileOptions options = {};
   options.optLevel = 3;
@@ -50,10 +57,8 @@ GraphCompileOptions graphCompileOptionsGetDefault(void) {
 GraphModel graphModelLoad(const char *path,
                           const GraphCompileOptions *options) {
   lastError.clear();
-  if (!path) {
-    fail("graphModelLoad: no path");
-    return GraphModel{nullptr};
-  }
+  if (!path)
+    return failModel("graphModelLoad: no path");
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
@@ -77,54 +82,42 @@ GraphModel graphModelLoad(const char *path,
   if (options->cacheDirectory)
     loadOptions.cacheDirectory = options->cacheDirectory;
   loadOptions.compile.maxThreads = options->maxThreads;
-  if (loadOptions.compile.optLevel < 0 || loadOptions.compile.optLevel > 3) {
-    fail("opt-level must be 0, 1, 2 or 3, got " +
-         llvm::Twine(options->optLevel));
-    return GraphModel{nullptr};
-  }
-  if (options->maxThreads < 0) {
-    fail("maxThreads must be 0 (the default) or a count, got " +
-         llvm::Twine(options->maxThreads));
-    return GraphModel{nullptr};
-  }
+  if (loadOptions.compile.optLevel < 0 || loadOptions.compile.optLevel > 3)
+    return failModel("opt-level must be 0, 1, 2 or 3, got " +
+                     llvm::Twine(options->optLevel));
+  if (options->maxThreads < 0)
+    return failModel("maxThreads must be 0 (the default) or a count, got " +
+                     llvm::Twine(options->maxThreads));
+  if (options->maxSpecializations < 0)
+    return failModel(
+        "maxSpecializations must be 0 (the default) or a count, got " +
+        llvm::Twine(options->maxSpecializations));
 
+  llvm::Expected<std::unique_ptr<Session>> session = Session::open(
+      path, loadOptions,
+      options->maxSpecializations ? unsigned(options->maxSpecializations)
+                                  : Session::kDefaultMaxSpecializations);
+  if (!session)
+    return failModel(llvm::toString(session.takeError()));
   auto model = std::make_unique<Model>();
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  model->context = std::make_unique<mlir::MLIRContext>(registry);
-  model->context->printOpOnDiagnostic(false);
-
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  mlir::TimingScope noTiming;
-  LoadReport report;
-  llvm::Expected<std::unique_ptr<Executable>> executable =
-      loadModel(*model->context, path, loadOptions, noTiming, report, os);
-  if (!executable) {
-    std::string message;
-    llvm::handleAllErrors(
-        executable.takeError(), [&](const ReportedError &) {},
-        [&](const llvm::ErrorInfoBase &error) { message = error.message(); });
-    llvm::StringRef reported = llvm::StringRef(diagnostics).trim();
-    fail(reported.empty()  ? llvm::Twine(message)
-         : message.empty() ? llvm::Twine(reported)
-                           : reported + "\n" + message);
-    return GraphModel{nullptr};
-  }
-  model->executable = std::move(*executable);
+  model->session = std::move(*session);
+  model->loaded = model->session->getStaticModel();
   return GraphModel{model.release()};
 }
 
 void graphModelDestroy(GraphModel model) { delete unwrap(model); }
 
+/// The signature of the model a handle runs, or the declared one.
+static const DeclaredSignature &getDeclared(const Model &model) {
+  return model.session->getDeclaredSignature();
+}
+
 intptr_t graphModelGetNumInputs(GraphModel model) {
-  return model.ptr ? unwrap(model)->executable->getSignature().inputs.size()
-                   : 0;
+  return model.ptr ? getDeclared(*unwrap(model)).inputs.size() : 0;
 }
 
 intptr_t graphModelGetNumOutputs(GraphModel model) {
-  return model.ptr ? unwrap(model)->executable->getSignature().outputs.size()
-                   : 0;
+  return model.ptr ? getDeclared(*unwrap(model)).outputs.size() : 0;
 }
 
 static bool describe(llvm::ArrayRef<TensorSpec> specs, intptr_t index,
@@ -141,20 +134,107 @@ static bool describe(llvm::ArrayRef<TensorSpec> specs, intptr_t index,
   return true;
 }
 
+static bool describe(llvm::ArrayRef<DeclaredTensor> tensors, intptr_t index,
+                     GraphTensorInfo *info, const char *kind) {
+  if (index < 0 || index >= intptr_t(tensors.size()) || !info)
+    return fail(llvm::Twine("no ") + kind + " " + llvm::Twine(index));
+  const DeclaredTensor &tensor = tensors[index];
+  info->name = tensor.name.c_str();
+  info->elementType =
+      GraphElementType(tensor.elementType.value_or(ElementType::F32));
+  info->rank = tensor.ranked ? intptr_t(tensor.shape.size()) : -1;
+  info->shape = tensor.ranked ? tensor.shape.data() : nullptr;
+  info->numElements = -1;
+  info->byteSize = -1;
+  return true;
+}
+
 bool graphModelGetInput(GraphModel model, intptr_t index,
                         GraphTensorInfo *info) {
   if (!model.ptr)
     return fail("graphModelGetInput: null model");
-  return describe(unwrap(model)->executable->getSignature().inputs, index, info,
-                  "input");
+  if (const auto &loaded = unwrap(model)->loaded)
+    return describe(loaded->executable->getSignature().inputs, index, info,
+                    "input");
+  return describe(getDeclared(*unwrap(model)).inputs, index, info, "input");
 }
 
 bool graphModelGetOutput(GraphModel model, intptr_t index,
                          GraphTensorInfo *info) {
   if (!model.ptr)
     return fail("graphModelGetOutput: null model");
-  return describe(unwrap(model)->executable->getSignature().outputs, index,
-                  info, "output");
+  if (const auto &loaded = unwrap(model)->loaded)
+    return describe(loaded->executable->getSignature().outputs, index, info,
+                    "output");
+  return describe(getDeclared(*unwrap(model)).outputs, index, info, "output");
+}
+
+bool graphModelHasSymbolicShapes(GraphModel model) {
+  return model.ptr && !unwrap(model)->loaded;
+}
+
+static const char *getSymbol(llvm::ArrayRef<DeclaredTensor> tensors,
+                             intptr_t index, intptr_t dim) {
+  if (index < 0 || index >= intptr_t(tensors.size()))
+    return nullptr;
+  const DeclaredTensor &tensor = tensors[index];
+  if (dim < 0 || dim >= intptr_t(tensor.symbols.size()) ||
+      tensor.symbols[dim].empty())
+    return nullptr;
+  return tensor.symbols[dim].c_str();
+}
+
+const char *graphModelGetInputSymbol(GraphModel model, intptr_t index,
+                                     intptr_t dim) {
+  if (!model.ptr || unwrap(model)->loaded)
+    return nullptr;
+  return getSymbol(getDeclared(*unwrap(model)).inputs, index, dim);
+}
+
+const char *graphModelGetOutputSymbol(GraphModel model, intptr_t index,
+                                      intptr_t dim) {
+  if (!model.ptr || unwrap(model)->loaded)
+    return nullptr;
+  return getSymbol(getDeclared(*unwrap(model)).outputs, index, dim);
+}
+
+GraphModel graphModelSpecialize(GraphModel model, const intptr_t *ranks,
+                                const int64_t *const *shapes) {
+  lastError.clear();
+  if (!model.ptr)
+    return failModel("graphModelSpecialize: null model");
+  Model &parent = *unwrap(model);
+  size_t numInputs = getDeclared(parent).inputs.size();
+  if (numInputs > 0 && (!ranks || !shapes))
+    return failModel("graphModelSpecialize: null shape array");
+  InputShapes inputShapes;
+  for (size_t i = 0; i < numInputs; ++i) {
+    if (ranks[i] < 0 || (ranks[i] > 0 && !shapes[i]))
+      return failModel("graphModelSpecialize: input '" +
+                       getDeclared(parent).inputs[i].name + "' has no shape");
+    inputShapes.emplace_back(shapes[i], shapes[i] + ranks[i]);
+  }
+  llvm::Expected<std::shared_ptr<LoadedModel>> loaded =
+      parent.session->getModel(inputShapes);
+  if (!loaded)
+    return failModel(llvm::toString(loaded.takeError()));
+  return GraphModel{new Model{parent.session, std::move(*loaded)}};
+}
+
+intptr_t graphModelGetNumSpecializations(GraphModel model) {
+  return model.ptr ? unwrap(model)->session->getSpecializations().size() : 0;
+}
+
+bool graphModelGetSpecialization(GraphModel model, intptr_t index,
+                                 GraphModel *specialization) {
+  if (!model.ptr || !specialization)
+    return fail("graphModelGetSpecialization: null model");
+  auto held = unwrap(model)->session->getSpecializations();
+  if (index < 0 || index >= intptr_t(held.size()))
+    return fail("no specialization " + llvm::Twine(index));
+  *specialization =
+      GraphModel{new Model{unwrap(model)->session, held[index].second}};
+  return true;
 }
 
 const char *graphElementTypeGetName(GraphElementType type) {
@@ -167,7 +247,11 @@ bool graphModelRun(GraphModel model, const void *const *inputs,
                    void *const *outputs) {
   if (!model.ptr)
     return fail("graphModelRun: null model");
-  Executable &executable = *unwrap(model)->executable;
+  if (!unwrap(model)->loaded)
+    return fail("graphModelRun: the model has symbolic input dimensions: run "
+                "the model that graphModelSpecialize gives for the shapes of "
+                "the inputs");
+  Executable &executable = *unwrap(model)->loaded->executable;
   const ModelSignature &signature = executable.getSignature();
   if ((!inputs && !signature.inputs.empty()) ||
       (!outputs && !signature.outputs.empty()))
@@ -185,7 +269,9 @@ bool graphModelRun(GraphModel model, const void *const *inputs,
 }
 
 double graphModelGetLoadMillis(GraphModel model) {
-  return model.ptr ? unwrap(model)->executable->getCompileMillis() : 0;
+  return model.ptr && unwrap(model)->loaded
+             ? unwrap(model)->loaded->executable->getCompileMillis()
+             : 0;
 }
 
 const char *graphGetLastError(void) { return lastError.c_str(); }

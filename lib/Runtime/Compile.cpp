@@ -207,6 +207,9 @@ llvm::Expected<LoweredModel> mlir::graph::runtime::lowerToLLVMDialect(
   metadata.triple = tm.getTargetTriple().str();
   metadata.cpu = tm.getTargetCPU().str();
   metadata.features = getRequiredFeatures(tm);
+  metadata.specialization = options.specialization;
+  metadata.numSpecializations = options.numSpecializations;
+  metadata.inputSymbols = options.inputSymbols;
 
   PassManager pm(&context, ModuleOp::getOperationName());
   TimingScope passTimer = timing.nest("graph-optimize and lowering");

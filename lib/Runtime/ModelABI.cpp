@@ -39,6 +39,16 @@ static llvm::json::Value tensorToJSON(const TensorSpec &spec) {
                             {"shape", std::move(shape)}};
 }
 
+std::string mlir::graph::runtime::getModelRunSymbol(unsigned index) {
+  return index == 0 ? kModelRunSymbol.str()
+                    : (kModelRunSymbol + "_" + llvm::Twine(index)).str();
+}
+
+std::string mlir::graph::runtime::getModelMetadataSymbol(unsigned index) {
+  return index == 0 ? kModelMetadataSymbol.str()
+                    : (kModelMetadataSymbol + "_" + llvm::Twine(index)).str();
+}
+
 std::string
 mlir::graph::runtime::serializeModelMetadata(const ModelMetadata &metadata) {
   llvm::json::Array inputs, outputs, features;
@@ -60,6 +70,18 @@ mlir::graph::runtime::serializeModelMetadata(const ModelMetadata &metadata) {
                             {"max_threads", int64_t(metadata.maxThreads)},
                             {"inputs", std::move(inputs)},
                             {"outputs", std::move(outputs)}};
+  if (metadata.numSpecializations > 1) {
+    object["specialization"] = int64_t(metadata.specialization);
+    object["specializations"] = int64_t(metadata.numSpecializations);
+    llvm::json::Array symbols;
+    for (const std::vector<std::string> &input : metadata.inputSymbols) {
+      llvm::json::Array dims;
+      for (const std::string &symbol : input)
+        dims.push_back(symbol);
+      symbols.push_back(std::move(dims));
+    }
+    object["input_symbols"] = std::move(symbols);
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -148,6 +170,22 @@ mlir::graph::runtime::parseModelMetadata(llvm::StringRef text) {
   if (llvm::Error error =
           parseTensors(*object, "outputs", metadata.signature.outputs))
     return std::move(error);
+  metadata.specialization = unsigned(std::clamp<int64_t>(
+      object->getInteger("specialization").value_or(0), 0, INT32_MAX));
+  metadata.numSpecializations = unsigned(std::clamp<int64_t>(
+      object->getInteger("specializations").value_or(1), 1, INT32_MAX));
+  if (metadata.specialization >= metadata.numSpecializations)
+    return makeError("its model description names specialization " +
+                     llvm::Twine(metadata.specialization) + " of " +
+                     llvm::Twine(metadata.numSpecializations));
+  if (const llvm::json::Array *symbols = object->getArray("input_symbols")) {
+    for (const llvm::json::Value &input : *symbols) {
+      std::vector<std::string> &dims = metadata.inputSymbols.emplace_back();
+      if (const llvm::json::Array *array = input.getAsArray())
+        for (const llvm::json::Value &dim : *array)
+          dims.push_back(dim.getAsString().value_or("").str());
+    }
+  }
   return metadata;
 }
 
@@ -228,15 +266,15 @@ static llvm::Error checkLoweredEntry(LLVM::LLVMFuncOp func,
 /// strides as constants.
 static void buildRunFunction(OpBuilder &builder, Location loc,
                              LLVM::LLVMFuncOp entry,
-                             const ModelSignature &signature,
-                             bool barePointers) {
+                             const ModelSignature &signature, bool barePointers,
+                             llvm::StringRef name) {
   MLIRContext *context = builder.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i32Type = builder.getI32Type();
   auto i64Type = builder.getI64Type();
   auto runType =
       LLVM::LLVMFunctionType::get(i32Type, {ptrType, ptrType}, false);
-  auto run = LLVM::LLVMFuncOp::create(builder, loc, kModelRunSymbol, runType);
+  auto run = LLVM::LLVMFuncOp::create(builder, loc, name, runType);
   Block *body = run.addEntryBlock(builder);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -278,7 +316,7 @@ static void buildRunFunction(OpBuilder &builder, Location loc,
 /// exported pointer graph_model_hook_<name>, initially `decl` itself: the
 /// calls go to an internal function that loads the pointer and calls it.
 static void hookAllocationFunction(OpBuilder &builder, ModuleOp module,
-                                   LLVM::LLVMFuncOp decl) {
+                                   LLVM::LLVMFuncOp decl, bool shared) {
   MLIRContext *context = builder.getContext();
   Location loc = decl.getLoc();
   auto ptrType = LLVM::LLVMPointerType::get(context);
@@ -295,7 +333,10 @@ static void hookAllocationFunction(OpBuilder &builder, ModuleOp module,
 
   auto hook = LLVM::GlobalOp::create(
       builder, loc, ptrType,
-      /*isConstant=*/false, LLVM::Linkage::External, hookName, Attribute());
+      /*isConstant=*/false,
+      // The specializations of one library share each hook.
+      shared ? LLVM::Linkage::Weak : LLVM::Linkage::External, hookName,
+      Attribute());
   {
     OpBuilder::InsertionGuard guard(builder);
     Block *init = builder.createBlock(&hook.getInitializerRegion());
@@ -357,15 +398,18 @@ llvm::Error mlir::graph::runtime::addModelABI(ModuleOp module,
   for (llvm::StringRef name : getHookedAllocationFunctions()) {
     auto decl = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
     if (decl && decl.isExternal())
-      hookAllocationFunction(builder, module, decl);
+      hookAllocationFunction(builder, module, decl,
+                             /*shared=*/metadata.numSpecializations > 1);
   }
-  buildRunFunction(builder, loc, entry, metadata.signature, barePointers);
+  buildRunFunction(builder, loc, entry, metadata.signature, barePointers,
+                   getModelRunSymbol(metadata.specialization));
 
   std::string text = serializeModelMetadata(metadata);
   text.push_back('\0');
   auto textType = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
   LLVM::GlobalOp::create(builder, loc, textType, /*isConstant=*/true,
-                         LLVM::Linkage::External, kModelMetadataSymbol,
+                         LLVM::Linkage::External,
+                         getModelMetadataSymbol(metadata.specialization),
                          builder.getStringAttr(text));
   return llvm::Error::success();
 }
@@ -435,8 +479,60 @@ static std::string toIdentifier(llvm::StringRef name) {
   return result;
 }
 
-std::string mlir::graph::runtime::generateCHeader(const ModelMetadata &metadata,
-                                                  llvm::StringRef source) {
+/// For a library of several specializations: their run functions, the
+/// shapes of each, and a function that runs the one for given input shapes.
+static void
+describeSpecializations(llvm::raw_ostream &os,
+                        llvm::ArrayRef<ModelMetadata> specializations) {
+  os << "\n/* The library holds " << specializations.size()
+     << " specializations of the model, one per set of input shapes:\n"
+     << " * graph_model_run (and everything above) is specialization 0, "
+        "graph_model_run_<i>\n"
+     << " * specialization i. graph_model_run_shaped runs the one whose "
+        "input shapes are\n"
+     << " * shapes[0], shapes[1], ... (of the ranks above) and returns -1 "
+        "when there is\n"
+     << " * none; its outputs have the shapes of "
+        "graph_model_specialization_<i>_output_<j>. */\n"
+     << "#define GRAPH_MODEL_NUM_SPECIALIZATIONS " << specializations.size()
+     << "\n";
+  for (size_t i = 1; i < specializations.size(); ++i)
+    os << "int " << getModelRunSymbol(i)
+       << "(const void *const *inputs, void *const *outputs);\n";
+  auto shapeTable = [&](size_t i, llvm::StringRef kind, size_t j,
+                        const TensorSpec &spec) {
+    os << "static const int64_t graph_model_specialization_" << i << "_" << kind
+       << "_" << j << "[] GRAPH_MODEL_UNUSED = {";
+    if (spec.shape.empty())
+      os << "0";
+    llvm::interleave(
+        spec.shape, os, [&](int64_t dim) { os << dim << "LL"; }, ", ");
+    os << "};\n";
+  };
+  for (auto [i, metadata] : llvm::enumerate(specializations)) {
+    for (auto [j, spec] : llvm::enumerate(metadata.signature.inputs))
+      shapeTable(i, "input", j, spec);
+    for (auto [j, spec] : llvm::enumerate(metadata.signature.outputs))
+      shapeTable(i, "output", j, spec);
+  }
+  os << "static inline int graph_model_run_shaped(const int64_t *const "
+        "*shapes,\n"
+     << "                                         const void *const *inputs,\n"
+     << "                                         void *const *outputs) {\n";
+  for (auto [i, metadata] : llvm::enumerate(specializations)) {
+    os << "  if (1";
+    for (auto [j, spec] : llvm::enumerate(metadata.signature.inputs))
+      for (size_t d = 0; d < spec.shape.size(); ++d)
+        os << " && shapes[" << j << "][" << d << "] == " << spec.shape[d]
+           << "LL";
+    os << ")\n    return " << getModelRunSymbol(i) << "(inputs, outputs);\n";
+  }
+  os << "  return -1;\n}\n";
+}
+
+std::string mlir::graph::runtime::generateCHeader(
+    llvm::ArrayRef<ModelMetadata> specializations, llvm::StringRef source) {
+  const ModelMetadata &metadata = specializations.front();
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string sourceComment = source.str();
@@ -551,6 +647,8 @@ std::string mlir::graph::runtime::generateCHeader(const ModelMetadata &metadata,
   };
   tables("input", metadata.signature.inputs);
   tables("output", metadata.signature.outputs);
+  if (specializations.size() > 1)
+    describeSpecializations(os, specializations);
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* GRAPH_MODEL_H */\n";
   return text;
 }

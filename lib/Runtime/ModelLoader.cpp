@@ -73,6 +73,68 @@ loadTemporaryLibrary(llvm::ArrayRef<char> object) {
   return model;
 }
 
+/// The specialization of the library at `path` whose inputs have the shapes
+/// `inputShapes` give, or an error naming those it holds.
+static llvm::Expected<unsigned>
+selectSpecialization(llvm::StringRef path,
+                     llvm::ArrayRef<std::string> inputShapes) {
+  llvm::Expected<ModelMetadata> first = readModelMetadata(path);
+  if (!first)
+    return first.takeError();
+  if (first->numSpecializations <= 1)
+    return makeError("--input-shape applies to .onnx models only; '" + path +
+                     "' is compiled already");
+  ONNXImportOptions wanted;
+  for (const std::string &spec : inputShapes) {
+    std::string error;
+    if (failed(parseONNXInputShapes(spec, wanted, error)))
+      return makeError(error);
+  }
+  const auto &inputs = first->signature.inputs;
+  for (const auto &entry : wanted.inputShapes)
+    if (!findTensor(inputs, entry.getKey(), "arg"))
+      return makeError("--input-shape names '" + entry.getKey() +
+                       "', which is not an input of '" + path + "'");
+  // An input that some specialization binds, named with its shape.
+  auto describe = [&](const ModelSignature &signature) {
+    llvm::SmallVector<std::string> shapes;
+    for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+      bool bound =
+          i >= first->inputSymbols.size() ||
+          llvm::any_of(first->inputSymbols[i],
+                       [](const std::string &s) { return !s.empty(); });
+      if (!bound)
+        continue;
+      llvm::SmallVector<std::string> dims;
+      for (int64_t dim : spec.shape)
+        dims.push_back(std::to_string(dim));
+      shapes.push_back(spec.name + "=" + llvm::join(dims, "x"));
+    }
+    return llvm::join(shapes, ",");
+  };
+  llvm::SmallVector<std::string> held;
+  for (unsigned i = 0; i < first->numSpecializations; ++i) {
+    llvm::Expected<ModelMetadata> metadata =
+        i == 0 ? llvm::Expected<ModelMetadata>(*first)
+               : readModelMetadata(path, i);
+    if (!metadata)
+      return metadata.takeError();
+    bool matches = llvm::all_of(wanted.inputShapes, [&](const auto &entry) {
+      std::optional<size_t> index =
+          findTensor(metadata->signature.inputs, entry.getKey(), "arg");
+      return index && llvm::ArrayRef<int64_t>(
+                          metadata->signature.inputs[*index].shape) ==
+                          llvm::ArrayRef<int64_t>(entry.getValue());
+    });
+    if (matches)
+      return i;
+    held.push_back(describe(metadata->signature));
+  }
+  return makeError("'" + path + "' holds no specialization for " +
+                   llvm::join(inputShapes, ",") + "; it holds " +
+                   llvm::join(held, "; "));
+}
+
 llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     MLIRContext &context, llvm::StringRef path, const LoadOptions &options,
     TimingScope &timing, LoadReport &report, llvm::raw_ostream &diagnostics) {
@@ -81,9 +143,15 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
 
   bool objectFile = isObjectFile(path);
   if (objectFile || isSharedLibrary(path)) {
-    if (!options.inputShapes.empty())
-      return makeError("--input-shape applies to .onnx models only; '" + path +
-                       "' is compiled already");
+    // In a library of several specializations, the shapes choose one.
+    unsigned specialization = 0;
+    if (!options.inputShapes.empty()) {
+      llvm::Expected<unsigned> selected =
+          selectSpecialization(path, options.inputShapes);
+      if (!selected)
+        return selected.takeError();
+      specialization = *selected;
+    }
     if (options.compile.profile)
       return makeError("cannot profile '" + path +
                        "': it is compiled already, without the profiler's "
@@ -93,8 +161,9 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     TimingScope loadTimer = timing.nest(objectFile ? "link and load object file"
                                                    : "load shared library");
     llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
-        objectFile ? SharedLibraryModel::loadObjectFile(path)
-                   : SharedLibraryModel::load(path);
+        objectFile
+            ? SharedLibraryModel::loadObjectFile(path, true, specialization)
+            : SharedLibraryModel::load(path, true, specialization);
     if (!model)
       return model.takeError();
     if ((*model)->getMetadata().entry != options.compile.entry &&

@@ -59,7 +59,8 @@ getSymbolContents(const llvm::object::ELFObjectFileBase &object,
 }
 
 llvm::Expected<ModelMetadata>
-mlir::graph::runtime::readModelMetadata(llvm::StringRef path) {
+mlir::graph::runtime::readModelMetadata(llvm::StringRef path, unsigned index) {
+  std::string symbolName = getModelMetadataSymbol(index);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -86,19 +87,25 @@ mlir::graph::runtime::readModelMetadata(llvm::StringRef path) {
       llvm::consumeError(name.takeError());
       continue;
     }
-    if (*name != kModelMetadataSymbol)
+    if (*name != symbolName)
       continue;
     std::optional<llvm::StringRef> contents = getSymbolContents(*elf, symbol);
     if (!contents || contents->empty() || contents->back() != '\0')
-      return makeError("'" + path + "' has a malformed " +
-                       kModelMetadataSymbol + " symbol");
+      return makeError("'" + path + "' has a malformed " + symbolName +
+                       " symbol");
     llvm::Expected<ModelMetadata> metadata =
         parseModelMetadata(contents->drop_back());
     if (!metadata)
       return makeError("'" + path + "' cannot be run: " +
                        llvm::toString(metadata.takeError()));
+    if (metadata->specialization != index)
+      return makeError("'" + path + "' has a malformed " + symbolName +
+                       " symbol");
     return metadata;
   }
+  if (index > 0)
+    return makeError("'" + path + "' has no specialization " +
+                     llvm::Twine(index));
   return makeError("'" + path +
                    "' is not a model compiled by graph-compile: it has no " +
                    kModelMetadataSymbol + " symbol");
@@ -110,8 +117,10 @@ SharedLibraryModel::~SharedLibraryModel() {
 }
 
 llvm::Expected<std::unique_ptr<SharedLibraryModel>>
-SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
-  llvm::Expected<ModelMetadata> metadata = readModelMetadata(path);
+SharedLibraryModel::load(llvm::StringRef path, bool countAllocations,
+                         unsigned specialization) {
+  llvm::Expected<ModelMetadata> metadata =
+      readModelMetadata(path, specialization);
   if (!metadata)
     return metadata.takeError();
   llvm::Expected<std::vector<std::string>> missing =
@@ -134,10 +143,11 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
   model->handle = dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!model->handle)
     return makeError("cannot load '" + path + "': " + dlerror());
-  model->runFn = reinterpret_cast<ModelRunFn>(
-      dlsym(model->handle, kModelRunSymbol.data()));
+  std::string runSymbol = getModelRunSymbol(specialization);
+  model->runFn =
+      reinterpret_cast<ModelRunFn>(dlsym(model->handle, runSymbol.c_str()));
   if (!model->runFn)
-    return makeError("'" + path + "' has no " + kModelRunSymbol + " function");
+    return makeError("'" + path + "' has no " + runSymbol + " function");
   if (countAllocations) {
     for (llvm::StringRef name : getHookedAllocationFunctions()) {
       std::string hookName = (kModelHookPrefix + name).str();
@@ -164,10 +174,11 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations) {
 }
 
 llvm::Expected<std::unique_ptr<SharedLibraryModel>>
-SharedLibraryModel::loadObjectFile(llvm::StringRef path,
-                                   bool countAllocations) {
+SharedLibraryModel::loadObjectFile(llvm::StringRef path, bool countAllocations,
+                                   unsigned specialization) {
   // The same checks as for a library, before anything is linked.
-  llvm::Expected<ModelMetadata> metadata = readModelMetadata(path);
+  llvm::Expected<ModelMetadata> metadata =
+      readModelMetadata(path, specialization);
   if (!metadata)
     return metadata.takeError();
   llvm::SmallString<256> library;
@@ -182,7 +193,7 @@ SharedLibraryModel::loadObjectFile(llvm::StringRef path,
   }
   // Loaded, the library needs no file.
   llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
-      load(library, countAllocations);
+      load(library, countAllocations, specialization);
   llvm::sys::fs::remove(library);
   return model;
 }

@@ -22,17 +22,15 @@ model's buffers taken by another gets its own. Each session's ``threads``
 (default: every core this process may use) applies to the runs it makes.
 
 An ONNX model whose inputs have symbolic dimensions (``dynamic_axes``: a
-batch ``N``, a sequence length) runs on any shape: the session compiles a
-specialization for each set of input shapes it is called with (on first
-use, through the compile cache) and keeps the ``max_specializations`` most
-recently used. Its ``get_inputs()`` give the symbols as strings (``["N", 3,
+batch ``N``, a sequence length) runs on any shape: the session (the C
+runtime's, as for graph-run and the C API) compiles a specialization for
+each set of input shapes it is called with (on first use, through the
+compile cache) and keeps the ``max_specializations`` most recently used. Its ``get_inputs()`` give the symbols as strings (``["N", 3,
 224, 224]``), as ONNX Runtime's do; a symbol that two inputs share must have
 one value. ``input_shapes`` (``{"x": [1, 3, 224, 224]}``, graph-run's
 ``--input-shape``) fixes the shapes once instead.
 """
 
-import collections
-import threading
 
 from . import _graph
 
@@ -57,51 +55,19 @@ def available_cores():
 
 
 class NodeArg:
-    """An input or output: ``name``, ``shape`` (a list of ints), ``dtype``
+    """An input or output: ``name``, ``shape`` (a list of ints, and of
+    strings for symbolic dimensions; None when not declared), ``dtype``
     (NumPy's) and ``type`` (ONNX Runtime's name of it, ``tensor(float)``)."""
 
     def __init__(self, name, shape, dtype):
         self.name = name
-        self.shape = list(shape)
+        self.shape = None if shape is None else list(shape)
         self.dtype = dtype
         self.type = _ONNX_TYPES.get(dtype.name, "tensor(%s)" % dtype.name)
 
     def __repr__(self):
         return "NodeArg(name=%r, type=%r, shape=%r)" % (
             self.name, self.type, self.shape)
-
-
-def _onnx_signature(path):
-    """The inputs and outputs of an ONNX model as (name, dims, dtype) with
-    dims ints or, where symbolic or unknown, strings; None when the file
-    cannot be read as one (the compiler then says why)."""
-    try:
-        import onnx
-        from onnx import helper
-        model = onnx.load(path, load_external_data=False)
-    except Exception:
-        return None
-    import numpy as np
-    graph = model.graph
-    initializers = {t.name for t in graph.initializer}
-
-    def describe(value):
-        tensor = value.type.tensor_type
-        dims = []
-        for d, dim in enumerate(tensor.shape.dim):
-            if dim.HasField("dim_value") and dim.dim_value > 0:
-                dims.append(int(dim.dim_value))
-            else:
-                dims.append(dim.dim_param or "%s_dim%d" % (value.name, d))
-        if hasattr(helper, "tensor_dtype_to_np_dtype"):
-            dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tensor.elem_type))
-        else:  # onnx before 1.13 (Debian 12 has 1.12)
-            dtype = np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tensor.elem_type])
-        return value.name, dims, dtype
-
-    inputs = [describe(v) for v in graph.input if v.name not in initializers]
-    outputs = [describe(v) for v in graph.output]
-    return inputs, outputs
 
 
 class InferenceSession:
@@ -120,27 +86,13 @@ class InferenceSession:
             raise Error("max_specializations must be a positive count, got %r"
                         % (max_specializations,))
         path = str(path)
-        self._load = lambda shapes: _graph.Model(
+        self._model = _graph.Model(
             path, opt_level=opt_level, target_cpu=target_cpu,
             target_features=target_features,
-            input_shapes=self._shapes_option(shapes), use_cache=use_cache,
+            input_shapes=self._shapes_option(input_shapes),
+            use_cache=use_cache,
             cache_dir=None if cache_dir is None else str(cache_dir),
-            threads=threads or 0)
-        self._max_specializations = max_specializations
-        self._specializations = collections.OrderedDict()
-        self._lock = threading.Lock()
-        signature = None
-        if not input_shapes and path.endswith(".onnx"):
-            signature = _onnx_signature(path)
-        if signature and any(isinstance(d, str) for _, dims, _ in signature[0]
-                             for d in dims):
-            # Symbolic: one specialization per set of input shapes, made on
-            # first use.
-            self._model = None
-            self._inputs = [NodeArg(*i) for i in signature[0]]
-            self._outputs = [NodeArg(*o) for o in signature[1]]
-            return
-        self._model = self._load(input_shapes)
+            threads=threads or 0, max_specializations=max_specializations)
         self._inputs = [NodeArg(*i) for i in self._model.inputs()]
         self._outputs = [NodeArg(*o) for o in self._model.outputs()]
 
@@ -159,59 +111,14 @@ class InferenceSession:
 
     def load_millis(self):
         """How long the model took to get ready: compile, or load from the
-        cache or a library (for a symbolic model, the latest
-        specialization's)."""
-        if self._model is not None:
-            return self._model.load_millis()
-        with self._lock:
-            if not self._specializations:
-                return 0.0
-            return next(reversed(self._specializations.values())).load_millis()
-
-    def _specialization(self, input_feed):
-        """The model compiled for the shapes of `input_feed`'s arrays."""
-        import numpy as np
-        bound = {}
-        shapes = {}
-        for arg in self._inputs:
-            if arg.name not in input_feed:
-                raise Error("missing input '%s' (%s %s)" % (
-                    arg.name, arg.dtype.name, arg.shape))
-            shape = list(np.shape(input_feed[arg.name]))
-            if len(shape) != len(arg.shape):
-                raise Error("input '%s' has shape %s; the model expects %s"
-                            % (arg.name, shape, arg.shape))
-            for dim, size in zip(arg.shape, shape):
-                if isinstance(dim, str):
-                    seen = bound.setdefault(dim, (size, arg.name))
-                    if seen[0] != size:
-                        raise Error(
-                            "dimension '%s' is %d in input '%s' and %d in "
-                            "input '%s'" % (dim, seen[0], seen[1], size,
-                                            arg.name))
-                elif dim != size:
-                    raise Error("input '%s' has shape %s; the model expects %s"
-                                % (arg.name, shape, arg.shape))
-            shapes[arg.name] = shape
-        key = tuple(tuple(shapes[arg.name]) for arg in self._inputs)
-        with self._lock:
-            model = self._specializations.get(key)
-            if model is not None:
-                self._specializations.move_to_end(key)
-                return model
-        model = self._load(shapes)
-        with self._lock:
-            self._specializations[key] = model
-            self._specializations.move_to_end(key)
-            while len(self._specializations) > self._max_specializations:
-                self._specializations.popitem(last=False)
-        return model
+        cache or a library (for a model with symbolic dimensions, the most
+        recently used specialization's; 0 before the first run)."""
+        return self._model.load_millis()
 
     def specializations(self):
-        """The input shapes of the specializations the session holds, least
-        recently used first (empty for a model of static shapes)."""
-        with self._lock:
-            return [list(map(list, key)) for key in self._specializations]
+        """The input shapes of the specializations the session holds, the
+        most recently used first (empty for a model of static shapes)."""
+        return self._model.specializations()
 
     def run(self, output_names, input_feed, run_options=None):
         """The outputs named in ``output_names`` (every output for None), in
@@ -220,13 +127,4 @@ class InferenceSession:
             raise Error("input_feed must be a dict of input name -> array")
         if output_names is not None:
             output_names = list(output_names)
-        model = self._model
-        if model is None:
-            unknown = [n for n in input_feed
-                       if n not in {a.name for a in self._inputs}]
-            if unknown:
-                raise Error("unknown input '%s'; the model's inputs are %s" % (
-                    unknown[0], ", ".join("'%s'" % a.name
-                                          for a in self._inputs)))
-            model = self._specialization(input_feed)
-        return model.run(output_names, input_feed)
+        return self._model.run(output_names, input_feed)

@@ -113,9 +113,102 @@ static float *run(GraphModel model) {
   return result;
 }
 
+/* Runs the specialization of the model at `path` (y = relu(x), x of shape
+   [batch, 3, 4, 4]) for a batch of `batch`; -1 on a failure, else the number
+   of elements that differ from relu computed here. */
+static int runRelu(GraphModel model, int64_t batch) {
+  intptr_t rank = 4;
+  int64_t shape[4] = {batch, 3, 4, 4};
+  const int64_t *shapes[1] = {shape};
+  GraphModel specialized = graphModelSpecialize(model, &rank, shapes);
+  if (graphModelIsNull(specialized)) {
+    printf("specialize %lld: %s\n", (long long)batch, graphGetLastError());
+    return -1;
+  }
+  GraphTensorInfo out;
+  graphModelGetOutput(specialized, 0, &out);
+  int64_t n = batch * 48;
+  float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = (float)((i * 7) % 11) - 5.0f;
+  const void *inputs[1] = {x};
+  void *outputs[1] = {y};
+  int wrong = -1;
+  if (out.numElements == n && graphModelRun(specialized, inputs, outputs)) {
+    wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      wrong += y[i] != (x[i] > 0 ? x[i] : 0.0f);
+  }
+  free(x);
+  free(y);
+  graphModelDestroy(specialized);
+  return wrong;
+}
+
+/* A model with a symbolic batch: declared shapes, one specialization per
+   batch, the errors. */
+static int testSymbolic(const char *path, const char *cacheDirectory) {
+  GraphCompileOptions options = graphCompileOptionsGetDefault();
+  options.cacheDirectory = cacheDirectory;
+  options.maxSpecializations = 2;
+  GraphModel model = graphModelLoad(path, &options);
+  if (graphModelIsNull(model)) {
+    printf("symbolic load failed: %s\n", graphGetLastError());
+    return 1;
+  }
+  GraphTensorInfo info;
+  graphModelGetInput(model, 0, &info);
+  printf("symbolic: %d, input %s [%lld, %lld, %lld, %lld] %lld elements, "
+         "dim 0 '%s', dim 1 %s\n",
+         graphModelHasSymbolicShapes(model), info.name,
+         (long long)info.shape[0], (long long)info.shape[1],
+         (long long)info.shape[2], (long long)info.shape[3],
+         (long long)info.numElements, graphModelGetInputSymbol(model, 0, 0),
+         graphModelGetInputSymbol(model, 0, 1) ? "named" : "a number");
+  bool ran = graphModelRun(model, NULL, NULL);
+  printf("run unspecialized: %d: %s\n", ran, graphGetLastError());
+  printf("batch 2 wrong: %d\n", runRelu(model, 2));
+  printf("batch 5 wrong: %d\n", runRelu(model, 5));
+  printf("batch 2 again wrong: %d\n", runRelu(model, 2));
+  printf("batch 1 wrong: %d\n", runRelu(model, 1));
+  printf("held: %lld\n", (long long)graphModelGetNumSpecializations(model));
+  for (intptr_t i = 0; i < graphModelGetNumSpecializations(model); ++i) {
+    GraphModel held;
+    graphModelGetSpecialization(model, i, &held);
+    graphModelGetInput(held, 0, &info);
+    printf("held %lld: batch %lld\n", (long long)i, (long long)info.shape[0]);
+    graphModelDestroy(held);
+  }
+
+  intptr_t rank = 2;
+  int64_t shape[4] = {2, 3, 4, 5};
+  const int64_t *shapes[1] = {shape};
+  GraphModel bad = graphModelSpecialize(model, &rank, shapes);
+  printf("bad rank: null %d: %s\n", graphModelIsNull(bad), graphGetLastError());
+  rank = 4;
+  bad = graphModelSpecialize(model, &rank, shapes);
+  printf("bad dim: null %d: %s\n", graphModelIsNull(bad), graphGetLastError());
+
+  /* A specialization outlives the model it came from. */
+  int64_t batch3[4] = {3, 3, 4, 4};
+  shapes[0] = batch3;
+  GraphModel kept = graphModelSpecialize(model, &rank, shapes);
+  graphModelDestroy(model);
+  float x[144], y[144];
+  for (int i = 0; i < 144; ++i)
+    x[i] = i % 2 ? 1.5f : -1.5f;
+  const void *inputs[1] = {x};
+  void *outputs[1] = {y};
+  ran = graphModelRun(kept, inputs, outputs);
+  printf("kept runs: %d, y[0] %g y[1] %g\n", ran, y[0], y[1]);
+  graphModelDestroy(kept);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: graph-capi-test MODEL.mlir LIBRARY.so CACHE\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: graph-capi-test MODEL.mlir LIBRARY.so CACHE "
+                    "[SYMBOLIC.onnx]\n");
     return 2;
   }
   if (testDialect(argv[1])) {
@@ -189,5 +282,7 @@ int main(int argc, char **argv) {
          graphGetLastError());
   bool ran = graphModelRun((GraphModel){NULL}, NULL, NULL);
   printf("run a null model: %d: %s\n", ran, graphGetLastError());
+  if (argc > 4)
+    return testSymbolic(argv[4], argv[3]);
   return 0;
 }

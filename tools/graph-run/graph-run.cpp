@@ -25,6 +25,7 @@
 #include "graph/Runtime/ModelLoader.h"
 #include "graph/Runtime/Npy.h"
 #include "graph/Runtime/Profiler.h"
+#include "graph/Runtime/Session.h"
 #include "graph/Runtime/SharedLibraryModel.h"
 #include "graph/Runtime/Threads.h"
 #include "graph/Target/ONNX/ImportONNX.h"
@@ -263,13 +264,11 @@ static void fillRandom(TensorBuffer &buffer, std::mt19937 &generator) {
   }
 }
 
-/// Loads the inputs named on the command line, or makes random ones when
-/// none is given.
-static mlir::FailureOr<std::vector<TensorBuffer>>
-loadInputs(const ModelSignature &signature) {
-  size_t numInputs = signature.inputs.size();
+/// The file given for each input (positionally, or with --input), if any.
+static mlir::FailureOr<std::vector<std::optional<std::string>>>
+resolveInputFiles(llvm::ArrayRef<TensorSpec> specs) {
+  size_t numInputs = specs.size();
   std::vector<std::optional<std::string>> files(numInputs);
-
   if (positionalInputs.size() > numInputs) {
     error() << positionalInputs.size() << " input files given, but @" << entry
             << " takes " << numInputs
@@ -287,18 +286,98 @@ loadInputs(const ModelSignature &signature) {
                  "model)\n";
       return mlir::failure();
     }
-    std::optional<size_t> index = findTensor(signature.inputs, name, "arg");
+    std::optional<size_t> index = findTensor(specs, name, "arg");
     if (!index) {
       error() << "unknown input '" << name << "': @" << entry << " has inputs "
-              << listNames(signature.inputs) << "\n";
+              << listNames(specs) << "\n";
       return mlir::failure();
     }
     if (files[*index]) {
-      error() << describeInput(signature, *index) << " is given twice\n";
+      error() << "input '" << specs[*index].name << "' (argument " << *index
+              << ") is given twice\n";
       return mlir::failure();
     }
     files[*index] = file.str();
   }
+  return files;
+}
+
+/// For an ONNX model whose inputs have symbolic dimensions: their sizes,
+/// read from the input files, as --input-shape entries for the loader (the
+/// arrays read are kept in `arrays` for the run).
+static mlir::FailureOr<std::vector<std::string>>
+bindShapesFromFiles(const DeclaredSignature &declared,
+                    std::vector<std::optional<NpyArray>> &arrays) {
+  llvm::SmallVector<TensorSpec> specs;
+  for (const DeclaredTensor &input : declared.inputs)
+    specs.emplace_back().name = input.name;
+  mlir::FailureOr<std::vector<std::optional<std::string>>> files =
+      resolveInputFiles(specs);
+  if (failed(files))
+    return mlir::failure();
+  auto describeDeclared = [&](const DeclaredTensor &input) {
+    llvm::SmallVector<std::string> dims;
+    for (auto [dim, symbol] : llvm::zip_equal(input.shape, input.symbols))
+      dims.push_back(dim == kSymbolicDim ? symbol : std::to_string(dim));
+    return "(" + llvm::join(dims, ", ") + (dims.size() == 1 ? ",)" : ")");
+  };
+  if (llvm::none_of(*files, [](auto &file) { return bool(file); })) {
+    for (const DeclaredTensor &input : declared.inputs) {
+      if (input.ranked && !llvm::is_contained(input.shape, kSymbolicDim))
+        continue;
+      llvm::SmallVector<std::string> example;
+      for (int64_t dim : input.shape)
+        example.push_back(std::to_string(dim == kSymbolicDim ? 1 : dim));
+      error() << "input '" << input.name << "' has symbolic dimensions "
+              << (input.ranked ? describeDeclared(input) : "(unranked)")
+              << ": give the inputs as .npy files, whose shapes fix them, "
+                 "or fix them with --input-shape "
+              << input.name << "="
+              << (input.ranked ? llvm::join(example, "x") : "AxBx...") << "\n";
+      return mlir::failure();
+    }
+  }
+  arrays.clear();
+  arrays.resize(declared.inputs.size());
+  InputShapes shapes;
+  for (auto [i, input] : llvm::enumerate(declared.inputs)) {
+    if (!(*files)[i]) {
+      error() << "missing input '" << input.name << "' (argument " << i
+              << ") of shape "
+              << (input.ranked ? describeDeclared(input) : "(unranked)")
+              << "\n";
+      return mlir::failure();
+    }
+    llvm::Expected<NpyArray> array = readNpy(*(*files)[i]);
+    if (!array) {
+      error() << "input '" << input.name << "' (argument " << i << "): '"
+              << *(*files)[i] << "': " << llvm::toString(array.takeError())
+              << "\n";
+      return mlir::failure();
+    }
+    shapes.emplace_back(array->shape.begin(), array->shape.end());
+    arrays[i] = std::move(*array);
+  }
+  llvm::Expected<std::vector<std::string>> bound =
+      bindInputShapes(declared, shapes);
+  if (!bound) {
+    printError(bound.takeError(), "graph-run");
+    return mlir::failure();
+  }
+  return *bound;
+}
+
+/// Loads the inputs named on the command line (or read already, in
+/// `preloaded`), or makes random ones when none is given.
+static mlir::FailureOr<std::vector<TensorBuffer>>
+loadInputs(const ModelSignature &signature,
+           std::vector<std::optional<NpyArray>> &preloaded) {
+  size_t numInputs = signature.inputs.size();
+  mlir::FailureOr<std::vector<std::optional<std::string>>> resolved =
+      resolveInputFiles(signature.inputs);
+  if (failed(resolved))
+    return mlir::failure();
+  std::vector<std::optional<std::string>> &files = *resolved;
 
   std::vector<TensorBuffer> buffers;
   bool anyGiven = llvm::any_of(files, [](auto &file) { return bool(file); });
@@ -323,7 +402,9 @@ loadInputs(const ModelSignature &signature) {
               << formatShape(spec.shape) << "\n";
       return mlir::failure();
     }
-    llvm::Expected<NpyArray> array = readNpy(*files[i]);
+    llvm::Expected<NpyArray> array = i < preloaded.size() && preloaded[i]
+                                         ? std::move(*preloaded[i])
+                                         : readNpy(*files[i]);
     if (!array) {
       error() << describeInput(signature, i) << ": '" << *files[i]
               << "': " << llvm::toString(array.takeError()) << "\n";
@@ -693,6 +774,23 @@ static int runTool() {
   options.useCache = !noCache && dumpObject.empty();
   options.cacheDirectory = cacheDir;
   options.cacheSizeLimit = cacheSizeLimitMB * (uint64_t(1) << 20);
+  // Symbolic input dimensions take the sizes of the input files.
+  std::vector<std::optional<NpyArray>> preloaded;
+  {
+    llvm::Expected<std::optional<DeclaredSignature>> declared =
+        readDeclaredSignature(context, modelFile, options, llvm::errs());
+    if (!declared) {
+      printError(declared.takeError(), "graph-run");
+      return 1;
+    }
+    if (*declared && (*declared)->isSymbolic()) {
+      mlir::FailureOr<std::vector<std::string>> bound =
+          bindShapesFromFiles(**declared, preloaded);
+      if (failed(bound))
+        return 1;
+      llvm::append_range(options.inputShapes, *bound);
+    }
+  }
   // Only timed compilations need the process warmed up first.
   if (bench || compare)
     CompiledModel::warmUp(context, options.compile);
@@ -711,7 +809,7 @@ static int runTool() {
   const ModelSignature &signature = (*model)->getSignature();
 
   mlir::FailureOr<std::vector<TensorBuffer>> inputBuffers =
-      loadInputs(signature);
+      loadInputs(signature, preloaded);
   if (failed(inputBuffers))
     return 1;
   mlir::FailureOr<std::vector<std::optional<std::string>>> outputFiles =

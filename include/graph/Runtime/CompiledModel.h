@@ -75,6 +75,11 @@ struct CompileOptions {
   bool profile = false;
   /// A debugging aid: write the object code the JIT made to this file.
   std::string objectDumpPath;
+  /// For a library of several specializations (ModelABI.h): this one's
+  /// number, how many there are, and the symbols of the inputs' dimensions.
+  unsigned specialization = 0;
+  unsigned numSpecializations = 1;
+  std::vector<std::vector<std::string>> inputSymbols;
 };
 
 /// Registers what compiling a model needs in a context: the graph dialect,

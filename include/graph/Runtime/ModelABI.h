@@ -21,6 +21,14 @@
 // Everything else in the module (the lowered entry function, the kernels,
 // the weights) has internal linkage: two models in one process never clash.
 //
+// A library that holds several specializations of one model (graph-compile
+// with several sets of --input-shape) has specialization 0 under the names
+// above, its metadata saying how many there are (`specializations`) and the
+// symbols of the inputs' dimensions, and specialization i > 0 as
+// graph_model_run_<i> and graph_model_metadata_<i>; the hooks are shared
+// (weak definitions, one per function). A loader that knows one model sees
+// specialization 0.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GRAPH_RUNTIME_MODELABI_H
@@ -48,6 +56,10 @@ constexpr llvm::StringLiteral kModelMetadataSymbol = "graph_model_metadata";
 constexpr llvm::StringLiteral kModelHookPrefix = "graph_model_hook_";
 constexpr llvm::StringLiteral kModelFormat = "graph-model";
 
+/// The run function and metadata of specialization `index` of a library.
+std::string getModelRunSymbol(unsigned index);
+std::string getModelMetadataSymbol(unsigned index);
+
 /// The signature of graph_model_run.
 using ModelRunFn = int (*)(const void *const *, void *const *);
 
@@ -70,6 +82,12 @@ struct ModelMetadata {
   /// --max-threads); 0 when not known (a custom lowering pipeline).
   unsigned maxThreads = 0;
   ModelSignature signature;
+  /// Which specialization of how many the library holds (ABI above).
+  unsigned specialization = 0;
+  unsigned numSpecializations = 1;
+  /// With several: for each input, the symbol of each dimension that the
+  /// specializations bind ("" for the fixed ones).
+  std::vector<std::vector<std::string>> inputSymbols;
 };
 
 std::string serializeModelMetadata(const ModelMetadata &metadata);
@@ -93,8 +111,11 @@ llvm::Error addModelABI(ModuleOp module, llvm::StringRef entry,
 
 /// A C header for code that links a compiled model: the declarations of the
 /// ABI and, for every input and output, macros with its index, name, element
-/// type, rank, shape and size. `source` names the model in a comment.
-std::string generateCHeader(const ModelMetadata &metadata,
+/// type, rank, shape and size. `source` names the model in a comment. For a
+/// library of several specializations (`specializations` in order), also
+/// their run functions and shapes, and graph_model_run_shaped, which runs
+/// the one for the shapes it is given.
+std::string generateCHeader(llvm::ArrayRef<ModelMetadata> specializations,
                             llvm::StringRef source);
 
 /// The C allocation functions that get a graph_model_hook_ symbol.

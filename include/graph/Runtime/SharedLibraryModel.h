@@ -23,10 +23,11 @@ namespace mlir {
 namespace graph {
 namespace runtime {
 
-/// Reads graph_model_metadata from the shared library or object file at
-/// `path` without loading it. Errors say why the file is not a model this
-/// runtime can read.
-llvm::Expected<ModelMetadata> readModelMetadata(llvm::StringRef path);
+/// Reads graph_model_metadata (of specialization `index`, ModelABI.h) from
+/// the shared library or object file at `path` without loading it. Errors
+/// say why the file is not a model this runtime can read.
+llvm::Expected<ModelMetadata> readModelMetadata(llvm::StringRef path,
+                                                unsigned index = 0);
 
 /// Whether the file at `path` is a shared library (ELF of type DYN) or an
 /// object file (ELF of type REL): how tools tell a compiled model from a
@@ -40,12 +41,14 @@ public:
   /// library's allocation hooks are pointed at the runtime's counting
   /// functions (AllocationCounter.h).
   static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
-  load(llvm::StringRef path, bool countAllocations = true);
+  load(llvm::StringRef path, bool countAllocations = true,
+       unsigned specialization = 0);
 
   /// Checks the object file made by graph-compile at `path`, links it into a
   /// temporary shared library and loads that.
   static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
-  loadObjectFile(llvm::StringRef path, bool countAllocations = true);
+  loadObjectFile(llvm::StringRef path, bool countAllocations = true,
+                 unsigned specialization = 0);
 
   ~SharedLibraryModel() override;
 

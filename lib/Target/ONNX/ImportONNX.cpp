@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -559,45 +560,117 @@ void Importer::eraseDeadOps(Block &body) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// Parses the serialized model in `data` into `model`, or reports at
+/// `fileLoc` why it is not one.
+static LogicalResult parseModel(StringRef data, Location fileLoc,
+                                onnx::ModelProto &model) {
+  if (data.empty())
+    return emitError(fileLoc) << "not an ONNX model: the file is empty";
+  if (data.size() > size_t(INT_MAX))
+    return emitError(fileLoc)
+           << "the model is larger than 2 GB, the limit of protobuf; store "
+              "its weights as external data";
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(data.data()), int(data.size()));
+  stream.SetTotalBytesLimit(INT_MAX);
+  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+    return emitError(fileLoc) << "not a valid ONNX model: the file is "
+                                 "truncated, corrupt or not an ONNX protobuf";
+  if (!model.has_graph())
+    return emitError(fileLoc) << "not an ONNX model: it has no graph";
+  if (model.opset_import_size() == 0)
+    return emitError(fileLoc) << "not an ONNX model: it imports no opset";
+  return success();
+}
+
 OwningOpRef<ModuleOp>
 mlir::graph::importONNX(llvm::MemoryBufferRef buffer, MLIRContext *context,
                         const ONNXImportOptions &options) {
   context->loadDialect<GraphDialect, func::FuncDialect>();
   StringRef path = buffer.getBufferIdentifier();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  StringRef data = buffer.getBuffer();
-
-  if (data.empty()) {
-    emitError(fileLoc) << "not an ONNX model: the file is empty";
-    return nullptr;
-  }
-  if (data.size() > size_t(INT_MAX)) {
-    emitError(fileLoc) << "the model is larger than 2 GB, the limit of "
-                          "protobuf; store its weights as external data";
-    return nullptr;
-  }
   onnx::ModelProto model;
-  google::protobuf::io::CodedInputStream stream(
-      reinterpret_cast<const uint8_t *>(data.data()), int(data.size()));
-  stream.SetTotalBytesLimit(INT_MAX);
-  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
-    emitError(fileLoc) << "not a valid ONNX model: the file is truncated, "
-                          "corrupt or not an ONNX protobuf";
+  if (failed(parseModel(buffer.getBuffer(), fileLoc, model)))
     return nullptr;
-  }
-  if (!model.has_graph()) {
-    emitError(fileLoc) << "not an ONNX model: it has no graph";
-    return nullptr;
-  }
-  if (model.opset_import_size() == 0) {
-    emitError(fileLoc) << "not an ONNX model: it imports no opset";
-    return nullptr;
-  }
-
   StringRef directory = llvm::sys::path::parent_path(path);
   Importer importer(context, path, directory.empty() ? "." : directory,
                     options);
   return importer.importModel(model);
+}
+
+static ONNXDeclaredValue declare(const onnx::ValueInfoProto &value,
+                                 MLIRContext *context) {
+  ONNXDeclaredValue declared;
+  declared.name = value.name();
+  if (!value.type().has_tensor_type())
+    return declared;
+  const onnx::TypeProto::Tensor &tensorType = value.type().tensor_type();
+  if (tensorType.has_elem_type())
+    declared.elementType = getMLIRElementType(context, tensorType.elem_type());
+  if (!tensorType.has_shape())
+    return declared;
+  declared.hasShape = true;
+  for (auto [i, dim] : llvm::enumerate(tensorType.shape().dim())) {
+    if (dim.has_dim_value() && dim.dim_value() >= 0) {
+      declared.shape.push_back(dim.dim_value());
+      declared.symbols.push_back("");
+      continue;
+    }
+    declared.shape.push_back(ShapedType::kDynamic);
+    declared.symbols.push_back(dim.has_dim_param() && !dim.dim_param().empty()
+                                   ? dim.dim_param()
+                                   : value.name() + "_dim" + std::to_string(i));
+  }
+  return declared;
+}
+
+FailureOr<ONNXSignature>
+mlir::graph::readONNXSignature(llvm::MemoryBufferRef buffer,
+                               MLIRContext *context,
+                               const ONNXImportOptions &options) {
+  Location fileLoc =
+      FileLineColLoc::get(context, buffer.getBufferIdentifier(), 0, 0);
+  onnx::ModelProto model;
+  if (failed(parseModel(buffer.getBuffer(), fileLoc, model)))
+    return failure();
+  const onnx::GraphProto &graph = model.graph();
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &initializer : graph.initializer())
+    initializers.insert(initializer.name());
+
+  ONNXSignature signature;
+  SmallVector<std::string> names;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializers.contains(input.name()))
+      continue;
+    names.push_back("'" + input.name() + "'");
+    ONNXDeclaredValue &declared =
+        signature.inputs.emplace_back(declare(input, context));
+    auto fixed = options.inputShapes.find(input.name());
+    if (fixed == options.inputShapes.end())
+      continue;
+    if (declared.hasShape && declared.shape.size() != fixed->second.size())
+      return emitError(fileLoc)
+             << "--input-shape " << input.name() << "="
+             << formatShape(fixed->second) << " has rank "
+             << fixed->second.size() << ", but input '" << input.name()
+             << "' has rank " << declared.shape.size() << " ("
+             << formatDeclaredShape(input.type().tensor_type().shape()) << ")";
+    declared.hasShape = true;
+    declared.shape.assign(fixed->second.begin(), fixed->second.end());
+    declared.symbols.assign(declared.shape.size(), "");
+  }
+  for (const auto &entry : options.inputShapes)
+    if (!llvm::any_of(signature.inputs, [&](const ONNXDeclaredValue &input) {
+          return input.name == entry.getKey();
+        }))
+      return emitError(fileLoc)
+             << "--input-shape names '" << entry.getKey()
+             << "', which is not an input of the model (its inputs: "
+             << (names.empty() ? "none" : llvm::join(names, ", ")) << ")";
+  for (const onnx::ValueInfoProto &output : graph.output())
+    signature.outputs.push_back(declare(output, context));
+  return signature;
 }
 
 OwningOpRef<ModuleOp>

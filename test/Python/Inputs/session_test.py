@@ -1,8 +1,11 @@
-"""graph_compiler.InferenceSession against NumPy: a .mlir model, its shared
-library from graph-compile and an ONNX model with a symbolic batch; the
-feeds' checks; threads; one session run from several Python threads.
+"""graph_compiler.InferenceSession against NumPy and PyTorch: a .mlir model,
+its shared library from graph-compile, ONNX models with a symbolic batch
+(one specialization per shape, the second session's a cache hit), bool and
+int64 models; the feeds' checks; threads; one session run from several
+Python threads; no memory growth over 10,000 runs.
 
-usage: session_test.py WORK_DIR GRAPH_COMPILE
+Run by pytest (test/Python/session.test) with GRAPH_TEST_WORK (a scratch
+directory) and GRAPH_COMPILE (graph-compile's path) in the environment.
 """
 import os
 import subprocess
@@ -14,7 +17,8 @@ import numpy as np
 
 import graph_compiler as gc
 
-WORK, GRAPH_COMPILE = sys.argv[1], sys.argv[2]
+WORK = os.environ["GRAPH_TEST_WORK"]
+GRAPH_COMPILE = os.environ["GRAPH_COMPILE"]
 
 MODEL = """
 func.func @main(%x: tensor<2x3xf32> {graph.name = "x"},
@@ -183,7 +187,8 @@ class Onnx(unittest.TestCase):
 
     def test_specializations(self):
         """Symbolic dims without input_shapes: one specialization per set of
-        shapes, least recently used dropped; a shared symbol must agree."""
+        shapes, most recent first, least recently used dropped; a shared
+        symbol must agree."""
         import onnx
         from onnx import TensorProto, helper
         graph = helper.make_graph(
@@ -208,7 +213,7 @@ class Onnx(unittest.TestCase):
             (y,) = sess.run(None, {"x": x, "z": z})
             np.testing.assert_array_equal(y, np.maximum(x + z, 0))
         self.assertEqual(sess.specializations(),
-                         [[[7, 4], [7, 4]], [[3, 4], [3, 4]]])
+                         [[[3, 4], [3, 4]], [[7, 4], [7, 4]]])
         x = np.zeros((2, 4), np.float32)
         cases = [
             ({"x": x, "z": np.zeros((3, 4), np.float32)},
@@ -225,6 +230,99 @@ class Onnx(unittest.TestCase):
                 sess.run(None, feed)
             self.assertIn(message, str(raised.exception))
 
+    def test_symbolic_batch_against_torch(self):
+        """A PyTorch model exported with a dynamic batch, run at N = 1, 3, 8:
+        one specialization per batch; a second session finds them in the
+        compile cache."""
+        import torch
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+            torch.nn.Linear(8, 5)).eval()
+        path = os.path.join(WORK, "dynamic.onnx")
+        torch.onnx.export(net, torch.zeros(1, 3, 12, 12), path,
+                          input_names=["x"], output_names=["y"],
+                          dynamic_axes={"x": {0: "N"}, "y": {0: "N"}},
+                          opset_version=13)
+        cache = os.path.join(WORK, "dynamic-cache")
+        sess = gc.InferenceSession(path, cache_dir=cache)
+        self.assertEqual(sess.get_inputs()[0].shape, ["N", 3, 12, 12])
+        self.assertEqual(sess.get_outputs()[0].shape, ["N", 5])
+        rng = np.random.RandomState(6)
+        first = {}
+        for n in (1, 3, 8, 3):
+            x = rng.uniform(-1, 1, (n, 3, 12, 12)).astype(np.float32)
+            (y,) = sess.run(None, {"x": x})
+            with torch.no_grad():
+                want = net(torch.from_numpy(x)).numpy()
+            self.assertEqual(y.shape, (n, 5))
+            np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+            first.setdefault(n, sess.load_millis())
+        self.assertEqual(sess.specializations(),
+                         [[[3, 3, 12, 12]], [[8, 3, 12, 12]], [[1, 3, 12, 12]]])
+        again = gc.InferenceSession(path, cache_dir=cache)
+        x = rng.uniform(-1, 1, (3, 3, 12, 12)).astype(np.float32)
+        np.testing.assert_array_equal(again.run(None, {"x": x})[0],
+                                      sess.run(None, {"x": x})[0])
+        # A cache hit loads a library: far quicker than the compile.
+        self.assertLess(again.load_millis(), first[3] / 2)
 
-if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    def test_bool_and_int64(self):
+        import onnx
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Not", ["b"], ["nb"]),
+             helper.make_node("Where", ["nb", "i", "k"], ["w"]),
+             helper.make_node("Greater", ["w", "k"], ["g"])],
+            "g",
+            [helper.make_tensor_value_info("b", TensorProto.BOOL, ["N", 3]),
+             helper.make_tensor_value_info("i", TensorProto.INT64, ["N", 3]),
+             helper.make_tensor_value_info("k", TensorProto.INT64, ["N", 3])],
+            [helper.make_tensor_value_info("w", TensorProto.INT64, ["N", 3]),
+             helper.make_tensor_value_info("g", TensorProto.BOOL, ["N", 3])])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        path = os.path.join(WORK, "typed.onnx")
+        onnx.save(model, path)
+        sess = gc.InferenceSession(path, use_cache=False)
+        self.assertEqual([o.type for o in sess.get_outputs()],
+                         ["tensor(int64)", "tensor(bool)"])
+        rng = np.random.RandomState(7)
+        for n in (2, 5):
+            b = rng.rand(n, 3) > 0.5
+            i = rng.randint(-2**40, 2**40, (n, 3)).astype(np.int64)
+            k = rng.randint(-2**40, 2**40, (n, 3)).astype(np.int64)
+            w, g = sess.run(None, {"b": b, "i": i, "k": k})
+            self.assertEqual((w.dtype, g.dtype), (np.int64, np.bool_))
+            np.testing.assert_array_equal(w, np.where(~b, i, k))
+            np.testing.assert_array_equal(g, np.where(~b, i, k) > k)
+
+
+class Resources(unittest.TestCase):
+    def test_no_growth_over_10000_runs(self):
+        """Neither references nor memory leak per run: RSS stays flat."""
+        path = write("tiny.mlir", """
+func.func @main(%x: tensor<4xf32> {graph.name = "x"})
+    -> (tensor<4xf32> {graph.name = "y"}) {
+  %y = graph.relu %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+""")
+        sess = gc.InferenceSession(path, use_cache=False, threads=1)
+        x = np.arange(-2, 2, dtype=np.float32)
+
+        def rss():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+        for _ in range(1000):
+            sess.run(None, {"x": x})
+        before, refs = rss(), sys.getrefcount(x)
+        for _ in range(10000):
+            (y,) = sess.run(None, {"x": x})
+        self.assertEqual(sys.getrefcount(x), refs)
+        np.testing.assert_array_equal(y, np.maximum(x, 0))
+        # 10,000 leaked outputs of 16 bytes with their array objects would
+        # be over 1 MB.
+        self.assertLess(rss() - before, 1 << 20)

@@ -42,6 +42,37 @@ struct ONNXImportOptions {
 LogicalResult parseONNXInputShapes(StringRef spec, ONNXImportOptions &options,
                                    std::string &error);
 
+/// An input or output as the model file declares it.
+struct ONNXDeclaredValue {
+  std::string name;
+  /// Null when the model leaves it undeclared (an output whose type is
+  /// inferred) or declares a type the importer does not take.
+  Type elementType;
+  /// Whether the model declares a shape; without one the rank is unknown.
+  bool hasShape = false;
+  /// The dimensions; ShapedType::kDynamic where the model gives no value.
+  SmallVector<int64_t> shape;
+  /// For each dimension without a value, its symbol: the model's name for
+  /// it (`dim_param`, such as "N"), else `<value name>_dim<index>`, a symbol
+  /// of its own; "" for the others.
+  SmallVector<std::string> symbols;
+};
+
+/// The tensors that a model takes (its inputs that are not initializers, in
+/// order: the arguments of the imported function) and returns.
+struct ONNXSignature {
+  SmallVector<ONNXDeclaredValue> inputs;
+  SmallVector<ONNXDeclaredValue> outputs;
+};
+
+/// Reads the signature of the serialized ONNX model in `buffer` without
+/// importing it, with the shapes of `options.inputShapes` in place of the
+/// declared ones. Errors (not a model, a shape of the wrong rank, an unknown
+/// input name) go through the context's diagnostic handlers.
+FailureOr<ONNXSignature>
+readONNXSignature(llvm::MemoryBufferRef buffer, MLIRContext *context,
+                  const ONNXImportOptions &options = {});
+
 /// Imports the serialized ONNX model in `buffer`. Its identifier is the
 /// model's path: it names the model in diagnostics, and external tensor data
 /// is looked up relative to its directory. The returned module is verified.

@@ -305,6 +305,13 @@ def symbolic():
                  [value("y", ["batch", 3, 4, 4])])
 
 
+def symbolic_shared():
+    """Two inputs that share the symbol N."""
+    nodes = [helper.make_node("Add", ["x", "z"], ["y"], name="add")]
+    return model(nodes, [value("x", ["N", 4]), value("z", ["N", 4])],
+                 [value("y", ["N", 4])])
+
+
 def external(write_data):
     """A 256-element initializer stored in weights.bin next to the model."""
     w = tensor("w", [16, 16])
@@ -389,6 +396,7 @@ def main():
         "norms": norms,
         "unsupported": unsupported,
         "symbolic": symbolic,
+        "symbolic_shared": symbolic_shared,
         "overflow_pads": lambda: overflow("pads"),
         "overflow_dilations": lambda: overflow("dilations"),
         "overflow_reshape": lambda: overflow("reshape"),

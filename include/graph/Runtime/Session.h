@@ -1,0 +1,144 @@
+//===- Session.h - A model file loaded for running, at any shape -*- C++
+//-*-===//
+//
+// What the C API, the Python package and graph-run hold for a model file. A
+// model of static shapes is loaded once (ModelLoader.h). An ONNX model whose
+// inputs have symbolic dimensions (a batch `N`, a sequence length) is
+// specialized for each set of input shapes it is run with: compiled on first
+// use (through the compile cache, so a later session loads it in
+// milliseconds), then kept, the most recently used first, up to a bound.
+//
+// The declared signature names the symbols; a symbol that two inputs share
+// must have one value, and a dimension the model fixes must match.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPH_RUNTIME_SESSION_H
+#define GRAPH_RUNTIME_SESSION_H
+
+#include "graph/Runtime/Executable.h"
+#include "graph/Runtime/ModelLoader.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+
+namespace graph {
+namespace runtime {
+
+/// A dimension bound when the model runs.
+constexpr int64_t kSymbolicDim = -1;
+
+/// An input or output as the model declares it.
+struct DeclaredTensor {
+  std::string name;
+  /// None when the model file leaves it undeclared.
+  std::optional<ElementType> elementType;
+  /// False when the model declares no shape (an output left to inference).
+  bool ranked = true;
+  /// kSymbolicDim where the value is bound at run time.
+  llvm::SmallVector<int64_t> shape;
+  /// The symbol of each dimension of kSymbolicDim, "" for the others.
+  llvm::SmallVector<std::string> symbols;
+};
+
+struct DeclaredSignature {
+  llvm::SmallVector<DeclaredTensor> inputs;
+  llvm::SmallVector<DeclaredTensor> outputs;
+  /// Whether an input has a symbolic dimension.
+  bool isSymbolic() const;
+};
+
+/// One set of input shapes, in input order.
+using InputShapes = std::vector<llvm::SmallVector<int64_t>>;
+
+/// The signature of the model file at `path` as it declares it: read from
+/// the file for an .onnx model (with `options.inputShapes` applied), None
+/// for other files, whose signature is static (load them to know it).
+/// Diagnostics about the model go to `diagnostics`.
+llvm::Expected<std::optional<DeclaredSignature>>
+readDeclaredSignature(MLIRContext &context, llvm::StringRef path,
+                      const LoadOptions &options,
+                      llvm::raw_ostream &diagnostics);
+
+/// Checks `shapes` against `signature` (one per input, its rank, the
+/// dimensions the model fixes, one value per symbol) and returns them as
+/// LoadOptions::inputShapes entries (`NAME=AxBxC`) for the inputs with
+/// symbolic dimensions. Errors name the input and what it expects.
+llvm::Expected<std::vector<std::string>>
+bindInputShapes(const DeclaredSignature &signature, const InputShapes &shapes);
+
+/// A model compiled or loaded, with the context its code may refer to.
+struct LoadedModel {
+  std::shared_ptr<MLIRContext> context;
+  std::unique_ptr<Executable> executable;
+  LoadReport report;
+  ~LoadedModel();
+};
+
+class Session {
+public:
+  /// Opens the model at `path`: a model of static shapes is loaded now; one
+  /// with symbolic input dimensions when it is first run at a shape. Errors
+  /// carry the diagnostics about the model.
+  static llvm::Expected<std::unique_ptr<Session>>
+  open(llvm::StringRef path, const LoadOptions &options,
+       unsigned maxSpecializations = kDefaultMaxSpecializations);
+
+  static constexpr unsigned kDefaultMaxSpecializations = 8;
+
+  bool isSymbolic() const { return !staticModel; }
+  const DeclaredSignature &getDeclaredSignature() const { return declared; }
+
+  /// The model of static shapes, or null when the session specializes.
+  std::shared_ptr<LoadedModel> getStaticModel() const { return staticModel; }
+
+  /// The model for inputs of `shapes`: for a symbolic model, the
+  /// specialization for them, compiled or loaded on first use (one at a
+  /// time); the static model when its shapes are these. The model stays
+  /// valid while held, even once the session lets it go.
+  llvm::Expected<std::shared_ptr<LoadedModel>>
+  getModel(const InputShapes &shapes);
+
+  /// The specializations held and their input shapes, the most recently
+  /// used first (without making them more recent).
+  std::vector<std::pair<InputShapes, std::shared_ptr<LoadedModel>>>
+  getSpecializations() const;
+
+private:
+  Session() = default;
+
+  /// Loads the model with `inputShapes` fixed (LoadOptions::inputShapes).
+  llvm::Expected<std::shared_ptr<LoadedModel>>
+  load(const std::vector<std::string> &inputShapes);
+
+  std::string path;
+  LoadOptions options;
+  unsigned maxSpecializations = kDefaultMaxSpecializations;
+  DeclaredSignature declared;
+  std::shared_ptr<LoadedModel> staticModel;
+
+  mutable std::mutex mutex;
+  /// Most recently used first.
+  std::list<std::pair<InputShapes, std::shared_ptr<LoadedModel>>>
+      specializations;
+  /// Held while compiling: one specialization at a time, each with the
+  /// cores to itself, and never the same twice.
+  std::mutex loadMutex;
+};
+
+} // namespace runtime
+} // namespace graph
+} // namespace mlir
+
+#endif // GRAPH_RUNTIME_SESSION_H

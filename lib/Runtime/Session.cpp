@@ -1,0 +1,329 @@
+//===- Session.cpp - A model file loaded for running, at any shape --------===//
+
+#include "graph/Runtime/Session.h"
+
+#include "graph/Runtime/CompiledModel.h"
+#include "graph/Runtime/Errors.h"
+#include "graph/Runtime/SharedLibraryModel.h"
+#include "graph/Target/ONNX/ImportONNX.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::runtime;
+
+bool DeclaredSignature::isSymbolic() const {
+  return llvm::any_of(inputs, [](const DeclaredTensor &input) {
+    return !input.ranked || llvm::is_contained(input.shape, kSymbolicDim);
+  });
+}
+
+LoadedModel::~LoadedModel() {
+  // The code may refer to the context: it goes first.
+  executable.reset();
+}
+
+static std::shared_ptr<MLIRContext> createContext() {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  auto context = std::make_shared<MLIRContext>(registry);
+  // Errors point at the source; a dump of the lowered function would drown
+  // them.
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+
+/// `error` with the diagnostics printed while it happened: a ReportedError
+/// becomes their text, other errors follow it.
+static llvm::Error withDiagnostics(llvm::Error error,
+                                   llvm::StringRef diagnostics) {
+  std::string message;
+  llvm::handleAllErrors(
+      std::move(error), [&](const ReportedError &) {},
+      [&](const llvm::ErrorInfoBase &info) { message = info.message(); });
+  llvm::StringRef reported = diagnostics.trim();
+  if (reported.empty())
+    return makeError(message.empty() ? "the model could not be loaded"
+                                     : message);
+  return makeError(message.empty() ? reported : reported + "\n" + message);
+}
+
+/// The shape as the model declares it: `(N, 3, 224, 224)`.
+static std::string formatDeclaredShape(const DeclaredTensor &tensor) {
+  if (!tensor.ranked)
+    return "(any shape)";
+  llvm::SmallVector<std::string> dims;
+  for (auto [dim, symbol] : llvm::zip_equal(tensor.shape, tensor.symbols))
+    dims.push_back(dim == kSymbolicDim ? symbol : std::to_string(dim));
+  if (dims.size() == 1)
+    return "(" + dims[0] + ",)";
+  return "(" + llvm::join(dims, ", ") + ")";
+}
+
+static DeclaredTensor declare(const ONNXDeclaredValue &value) {
+  DeclaredTensor tensor;
+  tensor.name = value.name;
+  if (value.elementType)
+    tensor.elementType = fromMLIRType(value.elementType);
+  tensor.ranked = value.hasShape;
+  for (auto [dim, symbol] : llvm::zip_equal(value.shape, value.symbols)) {
+    tensor.shape.push_back(ShapedType::isDynamic(dim) ? kSymbolicDim : dim);
+    tensor.symbols.push_back(symbol);
+  }
+  return tensor;
+}
+
+/// A library of several specializations (ModelABI.h) declares the symbols
+/// of its inputs' dimensions; an output's dimension is symbolic where the
+/// specializations differ.
+static llvm::Expected<std::optional<DeclaredSignature>>
+readLibrarySignature(llvm::StringRef path) {
+  llvm::Expected<ModelMetadata> first = readModelMetadata(path);
+  if (!first)
+    return first.takeError();
+  if (first->numSpecializations <= 1)
+    return std::nullopt;
+  auto declareStatic = [](const TensorSpec &spec) {
+    DeclaredTensor tensor;
+    tensor.name = spec.name;
+    tensor.elementType = spec.elementType;
+    tensor.shape.assign(spec.shape.begin(), spec.shape.end());
+    tensor.symbols.assign(spec.shape.size(), "");
+    return tensor;
+  };
+  DeclaredSignature declared;
+  for (auto [i, spec] : llvm::enumerate(first->signature.inputs)) {
+    DeclaredTensor &input = declared.inputs.emplace_back(declareStatic(spec));
+    if (i >= first->inputSymbols.size())
+      continue;
+    for (auto [d, symbol] : llvm::enumerate(first->inputSymbols[i]))
+      if (d < input.shape.size() && !symbol.empty()) {
+        input.shape[d] = kSymbolicDim;
+        input.symbols[d] = symbol;
+      }
+  }
+  for (const TensorSpec &spec : first->signature.outputs)
+    declared.outputs.push_back(declareStatic(spec));
+  for (unsigned i = 1; i < first->numSpecializations; ++i) {
+    llvm::Expected<ModelMetadata> other = readModelMetadata(path, i);
+    if (!other)
+      return other.takeError();
+    for (auto [output, spec] :
+         llvm::zip(declared.outputs, other->signature.outputs))
+      for (auto [d, dim] : llvm::enumerate(spec.shape))
+        if (d < output.shape.size() && output.shape[d] != dim) {
+          output.shape[d] = kSymbolicDim;
+          output.symbols[d] = output.name + "_dim" + std::to_string(d);
+        }
+  }
+  return declared;
+}
+
+llvm::Expected<std::optional<DeclaredSignature>>
+mlir::graph::runtime::readDeclaredSignature(MLIRContext &context,
+                                            llvm::StringRef path,
+                                            const LoadOptions &options,
+                                            llvm::raw_ostream &diagnostics) {
+  if (isSharedLibrary(path) || isObjectFile(path))
+    return readLibrarySignature(path);
+  if (!path.ends_with_insensitive(".onnx"))
+    return std::nullopt;
+  ONNXImportOptions importOptions;
+  for (const std::string &spec : options.inputShapes) {
+    std::string error;
+    if (failed(parseONNXInputShapes(spec, importOptions, error)))
+      return makeError(error);
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return makeError("cannot read '" + path +
+                     "': " + file.getError().message());
+  ONNXDiagnosticHandler handler(&context, diagnostics);
+  FailureOr<ONNXSignature> signature =
+      readONNXSignature((*file)->getMemBufferRef(), &context, importOptions);
+  if (failed(signature))
+    return makeReportedError();
+  DeclaredSignature declared;
+  for (const ONNXDeclaredValue &input : signature->inputs)
+    declared.inputs.push_back(declare(input));
+  for (const ONNXDeclaredValue &output : signature->outputs)
+    declared.outputs.push_back(declare(output));
+  return declared;
+}
+
+llvm::Expected<std::vector<std::string>>
+mlir::graph::runtime::bindInputShapes(const DeclaredSignature &signature,
+                                      const InputShapes &shapes) {
+  if (shapes.size() != signature.inputs.size())
+    return makeError(llvm::Twine(shapes.size()) + " input shapes given; the " +
+                     "model has " + llvm::Twine(signature.inputs.size()) +
+                     " inputs");
+  // Each symbol's value and the input that gave it.
+  llvm::StringMap<std::pair<int64_t, llvm::StringRef>> bound;
+  std::vector<std::string> specs;
+  for (auto [input, shape] : llvm::zip_equal(signature.inputs, shapes)) {
+    auto mismatch = [&, &input = input, &shape = shape] {
+      return makeError("input '" + input.name + "' has shape " +
+                       formatShape(shape) + "; the model expects " +
+                       formatDeclaredShape(input));
+    };
+    if (input.ranked && shape.size() != input.shape.size())
+      return mismatch();
+    bool symbolic = !input.ranked;
+    for (auto [i, size] : llvm::enumerate(shape)) {
+      if (input.ranked && input.shape[i] != kSymbolicDim) {
+        if (size != input.shape[i])
+          return mismatch();
+        continue;
+      }
+      symbolic = true;
+      if (size < 1)
+        return makeError("input '" + input.name + "' has shape " +
+                         formatShape(shape) + ": dimension " + llvm::Twine(i) +
+                         " is " + llvm::Twine(size) +
+                         ", and the compiler takes sizes of 1 or more");
+      if (!input.ranked)
+        continue;
+      auto [it, inserted] = bound.try_emplace(
+          input.symbols[i], std::make_pair(size, llvm::StringRef(input.name)));
+      if (!inserted && it->second.first != size)
+        return makeError("dimension '" + input.symbols[i] + "' is " +
+                         llvm::Twine(it->second.first) + " in input '" +
+                         it->second.second + "' and " + llvm::Twine(size) +
+                         " in input '" + input.name + "'");
+    }
+    if (!symbolic)
+      continue;
+    llvm::SmallVector<std::string> dims;
+    for (int64_t size : shape)
+      dims.push_back(std::to_string(size));
+    if (dims.empty())
+      return makeError("input '" + input.name +
+                       "' is a scalar; a model of unknown input shapes needs "
+                       "them fixed with --input-shape");
+    specs.push_back(input.name + "=" + llvm::join(dims, "x"));
+  }
+  return specs;
+}
+
+llvm::Expected<std::unique_ptr<Session>>
+Session::open(llvm::StringRef path, const LoadOptions &options,
+              unsigned maxSpecializations) {
+  std::unique_ptr<Session> session(new Session());
+  session->path = path.str();
+  session->options = options;
+  session->maxSpecializations = std::max(1u, maxSpecializations);
+
+  std::shared_ptr<MLIRContext> context = createContext();
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  llvm::Expected<std::optional<DeclaredSignature>> declared =
+      readDeclaredSignature(*context, path, options, os);
+  if (!declared)
+    return withDiagnostics(declared.takeError(), diagnostics);
+  if (*declared && (*declared)->isSymbolic()) {
+    session->declared = std::move(**declared);
+    return std::move(session);
+  }
+
+  llvm::Expected<std::shared_ptr<LoadedModel>> model =
+      session->load(options.inputShapes);
+  if (!model)
+    return model.takeError();
+  session->staticModel = std::move(*model);
+  const ModelSignature &signature =
+      session->staticModel->executable->getSignature();
+  auto declareStatic = [](const TensorSpec &spec) {
+    DeclaredTensor tensor;
+    tensor.name = spec.name;
+    tensor.elementType = spec.elementType;
+    tensor.shape.assign(spec.shape.begin(), spec.shape.end());
+    tensor.symbols.assign(spec.shape.size(), "");
+    return tensor;
+  };
+  for (const TensorSpec &spec : signature.inputs)
+    session->declared.inputs.push_back(declareStatic(spec));
+  for (const TensorSpec &spec : signature.outputs)
+    session->declared.outputs.push_back(declareStatic(spec));
+  return std::move(session);
+}
+
+llvm::Expected<std::shared_ptr<LoadedModel>>
+Session::load(const std::vector<std::string> &inputShapes) {
+  auto model = std::make_shared<LoadedModel>();
+  model->context = createContext();
+  LoadOptions loadOptions = options;
+  loadOptions.inputShapes = inputShapes;
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  TimingScope noTiming;
+  llvm::Expected<std::unique_ptr<Executable>> executable = loadModel(
+      *model->context, path, loadOptions, noTiming, model->report, os);
+  if (!executable)
+    return withDiagnostics(executable.takeError(), diagnostics);
+  model->executable = std::move(*executable);
+  return model;
+}
+
+llvm::Expected<std::shared_ptr<LoadedModel>>
+Session::getModel(const InputShapes &shapes) {
+  if (staticModel) {
+    const ModelSignature &signature = staticModel->executable->getSignature();
+    if (shapes.size() != signature.inputs.size())
+      return makeError(llvm::Twine(shapes.size()) +
+                       " input shapes given; the model has " +
+                       llvm::Twine(signature.inputs.size()) + " inputs");
+    for (auto [spec, shape] : llvm::zip_equal(signature.inputs, shapes))
+      if (llvm::ArrayRef<int64_t>(spec.shape) != llvm::ArrayRef<int64_t>(shape))
+        return makeError("input '" + spec.name + "' has shape " +
+                         formatShape(shape) + "; the model expects " +
+                         formatShape(spec.shape));
+    return staticModel;
+  }
+
+  llvm::Expected<std::vector<std::string>> specs =
+      bindInputShapes(declared, shapes);
+  if (!specs)
+    return specs.takeError();
+  auto find = [&]() -> std::shared_ptr<LoadedModel> {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = specializations.begin(); it != specializations.end(); ++it)
+      if (it->first == shapes) {
+        specializations.splice(specializations.begin(), specializations, it);
+        return it->second;
+      }
+    return nullptr;
+  };
+  if (std::shared_ptr<LoadedModel> model = find())
+    return model;
+
+  std::lock_guard<std::mutex> loading(loadMutex);
+  // Another thread may have made it meanwhile.
+  if (std::shared_ptr<LoadedModel> model = find())
+    return model;
+  std::vector<std::string> inputShapes = options.inputShapes;
+  inputShapes.insert(inputShapes.end(), specs->begin(), specs->end());
+  llvm::Expected<std::shared_ptr<LoadedModel>> model = load(inputShapes);
+  if (!model)
+    return model.takeError();
+  std::lock_guard<std::mutex> lock(mutex);
+  specializations.emplace_front(shapes, *model);
+  while (specializations.size() > maxSpecializations)
+    specializations.pop_back();
+  return *model;
+}
+
+std::vector<std::pair<InputShapes, std::shared_ptr<LoadedModel>>>
+Session::getSpecializations() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return {specializations.begin(), specializations.end()};
+}
