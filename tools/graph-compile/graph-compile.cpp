@@ -8,32 +8,22 @@
 // LLVM pipeline, lib/Runtime/Compile.cpp) and writes the machine code as a
 // shared library that depends on nothing but the C library and libm, or as
 // an object file, with the C entry point of ModelABI.h. `--header` writes a
-// C header declaring it and describing every input and output.
+// C header declaring it and describing every input and output. The work is
+// driver::compileModelToFile (graph/Driver/Driver.h), which Python calls too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graph/Conversion/Passes.h"
-#include "graph/Runtime/Compile.h"
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Driver/Driver.h"
 #include "graph/Runtime/Errors.h"
-#include "graph/Runtime/ModelABI.h"
-#include "graph/Target/ONNX/ImportONNX.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <optional>
 
 using namespace mlir::graph::runtime;
 namespace cl = llvm::cl;
@@ -106,48 +96,6 @@ static llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), "graph-compile");
 }
 
-/// Writes `contents` to `path` through a temporary file renamed into place.
-static llvm::Error writeFileAtomically(llvm::StringRef path,
-                                       llvm::StringRef contents) {
-  llvm::SmallString<256> temporary;
-  int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary))
-    return makeError("cannot write '" + path + "': " + ec.message());
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << contents;
-  os.close();
-  if (os.has_error()) {
-    std::string message = os.error().message();
-    os.clear_error();
-    llvm::sys::fs::remove(temporary);
-    return makeError("cannot write '" + path + "': " + message);
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return makeError("cannot write '" + path + "': " + ec.message());
-  }
-  return llvm::Error::success();
-}
-
-/// Links `object` into the shared library `path` through a temporary file
-/// renamed into place.
-static llvm::Error writeSharedLibrary(llvm::StringRef path,
-                                      llvm::ArrayRef<char> object) {
-  llvm::SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::getPotentiallyUniqueFileName(
-          path + ".tmp-%%%%%%.so", temporary))
-    return makeError("cannot write '" + path + "': " + ec.message());
-  if (llvm::Error error = linkObjectIntoSharedLibrary(
-          object, temporary, llvm::sys::path::filename(path)))
-    return error;
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return makeError("cannot write '" + path + "': " + ec.message());
-  }
-  return llvm::Error::success();
-}
-
 static int compileTool() {
   if (optLevel > 3) {
     error() << "unknown opt-level -O" << optLevel
@@ -159,79 +107,27 @@ static int compileTool() {
             << "\n";
     return 1;
   }
-  llvm::StringRef extension = llvm::sys::path::extension(outputFile);
-  bool sharedLibrary = extension == ".so";
-  if (!sharedLibrary && extension != ".o") {
-    error() << "the output '" << outputFile
-            << "' must end in .so (a shared library) or .o (an object "
-               "file)\n";
-    return 1;
-  }
 
   mlir::DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
   mlir::TimingScope rootTimer = timingManager.getRootScope();
 
-  bool isONNX = llvm::StringRef(modelFile).ends_with_insensitive(".onnx");
-  llvm::SourceMgr sourceMgr;
-  {
-    mlir::TimingScope importTimer =
-        rootTimer.nest(isONNX ? "import ONNX" : "read");
-    if (llvm::Error error = loadModelFile(modelFile, inputShapes, sourceMgr)) {
-      printError(std::move(error), "graph-compile");
-      return 1;
-    }
-  }
-
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  // Multithreaded: the lowering runs its function passes on the kernels in
-  // parallel.
-  context.printOpOnDiagnostic(false);
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::optional<mlir::graph::ONNXDiagnosticHandler> onnxDiagnostics;
-  if (isONNX)
-    onnxDiagnostics.emplace(&context);
-
   if (!loweringPipeline.empty())
     mlir::graph::registerAllGraphConversionPasses();
 
-  CompileOptions options;
-  options.entry = entry;
-  options.optLevel = optLevel;
-  options.loweringPipeline = loweringPipeline;
-  options.targetCpu = targetCpu;
-  options.targetFeatures = targetFeatures;
-  options.maxThreads = maxThreads;
-  ModelMetadata metadata;
-  llvm::Expected<llvm::SmallVector<char, 0>> object =
-      compileToObject(context, sourceMgr, options, rootTimer, &metadata);
-  if (!object) {
-    printError(object.takeError(), "graph-compile");
+  mlir::graph::driver::AheadOfTimeOptions options;
+  options.compile.entry = entry;
+  options.compile.optLevel = optLevel;
+  options.compile.loweringPipeline = loweringPipeline;
+  options.compile.targetCpu = targetCpu;
+  options.compile.targetFeatures = targetFeatures;
+  options.compile.maxThreads = maxThreads;
+  options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  options.headerPath = headerFile;
+  if (llvm::Error error = mlir::graph::driver::compileModelToFile(
+          modelFile, outputFile, options, rootTimer)) {
+    printError(std::move(error), "graph-compile");
     return 1;
-  }
-
-  {
-    mlir::TimingScope writeTimer =
-        rootTimer.nest(sharedLibrary ? "link and write" : "write");
-    llvm::Error written =
-        sharedLibrary
-            ? writeSharedLibrary(outputFile, *object)
-            : writeFileAtomically(
-                  outputFile, llvm::StringRef(object->data(), object->size()));
-    if (written) {
-      printError(std::move(written), "graph-compile");
-      return 1;
-    }
-  }
-  if (!headerFile.empty()) {
-    if (llvm::Error error = writeFileAtomically(
-            headerFile, generateCHeader(metadata, modelFile))) {
-      llvm::sys::fs::remove(outputFile);
-      printError(std::move(error), "graph-compile");
-      return 1;
-    }
   }
   return 0;
 }
