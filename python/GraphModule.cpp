@@ -247,17 +247,19 @@ public:
     if (symbolic) {
       std::vector<intptr_t> ranks;
       std::vector<const int64_t *> shapes;
+      std::vector<const void *> data;
       for (const std::optional<py::array> &array : inputArrays) {
         ranks.push_back(array->ndim());
         shapes.push_back(reinterpret_cast<const int64_t *>(array->shape()));
+        data.push_back(array->data());
       }
       static_assert(sizeof(py::ssize_t) == sizeof(int64_t),
                     "NumPy's shapes are read as int64_t");
       GraphModel specialized;
       {
         py::gil_scoped_release release;
-        specialized =
-            graphModelSpecialize(model.get(), ranks.data(), shapes.data());
+        specialized = graphModelSpecialize(model.get(), ranks.data(),
+                                           shapes.data(), data.data());
       }
       if (graphModelIsNull(specialized))
         raise(graphGetLastError());

@@ -121,8 +121,8 @@ GRAPH_CAPI_EXPORTED bool graphModelGetInput(GraphModel model, intptr_t index,
 GRAPH_CAPI_EXPORTED bool graphModelGetOutput(GraphModel model, intptr_t index,
                                              GraphTensorInfo *info);
 
-/// Whether the model's inputs have symbolic dimensions: then it runs only as
-/// the model that graphModelSpecialize returns.
+/// Whether the model's inputs have symbolic dimensions (or decide shapes):
+/// then it runs only as the model that graphModelSpecialize returns.
 GRAPH_CAPI_EXPORTED bool graphModelHasSymbolicShapes(GraphModel model);
 
 /// The symbol of dimension `dim` of input or output `index` ("N"), or null
@@ -141,8 +141,20 @@ graphModelGetOutputSymbol(GraphModel model, intptr_t index, intptr_t dim);
 /// message naming the input and what it expects) when the shapes do not fit
 /// the model: a wrong rank, a fixed dimension that differs, a symbol with
 /// two values.
-GRAPH_CAPI_EXPORTED GraphModel graphModelSpecialize(
-    GraphModel model, const intptr_t *ranks, const int64_t *const *shapes);
+///
+/// An ONNX model whose inputs decide shapes (a Reshape's `shape`, Slice's
+/// `starts` given as inputs rather than initializers) loads like one with
+/// symbolic dimensions and is specialized on those inputs' values as well:
+/// `inputs` (the data of each input, as for graphModelRun) gives them. It
+/// may be null for other models.
+GRAPH_CAPI_EXPORTED GraphModel
+graphModelSpecialize(GraphModel model, const intptr_t *ranks,
+                     const int64_t *const *shapes, const void *const *inputs);
+
+/// Whether input `index` is known to decide shapes: its values are part of
+/// what graphModelSpecialize specializes on.
+GRAPH_CAPI_EXPORTED bool graphModelInputDecidesShapes(GraphModel model,
+                                                      intptr_t index);
 
 /// The specializations that a model with symbolic dimensions holds, the most
 /// recently used first: `*specialization` is a new handle to number `index`

@@ -199,7 +199,8 @@ const char *graphModelGetOutputSymbol(GraphModel model, intptr_t index,
 }
 
 GraphModel graphModelSpecialize(GraphModel model, const intptr_t *ranks,
-                                const int64_t *const *shapes) {
+                                const int64_t *const *shapes,
+                                const void *const *inputs) {
   lastError.clear();
   if (!model.ptr)
     return failModel("graphModelSpecialize: null model");
@@ -215,10 +216,15 @@ GraphModel graphModelSpecialize(GraphModel model, const intptr_t *ranks,
     inputShapes.emplace_back(shapes[i], shapes[i] + ranks[i]);
   }
   llvm::Expected<std::shared_ptr<LoadedModel>> loaded =
-      parent.session->getModel(inputShapes);
+      parent.session->getModel(inputShapes, inputs);
   if (!loaded)
     return failModel(llvm::toString(loaded.takeError()));
   return GraphModel{new Model{parent.session, std::move(*loaded)}};
+}
+
+bool graphModelInputDecidesShapes(GraphModel model, intptr_t index) {
+  return model.ptr && index >= 0 &&
+         unwrap(model)->session->decidesShapes(size_t(index));
 }
 
 intptr_t graphModelGetNumSpecializations(GraphModel model) {

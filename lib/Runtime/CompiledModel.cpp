@@ -418,6 +418,7 @@ void mlir::graph::runtime::registerCompilerDialects(DialectRegistry &registry) {
 static llvm::Expected<std::string>
 importONNXToBytecode(const llvm::MemoryBuffer &file,
                      llvm::ArrayRef<std::string> inputShapes,
+                     llvm::ArrayRef<std::string> inputValues,
                      llvm::raw_ostream &diagnosticStream) {
   ONNXImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
@@ -425,11 +426,25 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
     if (failed(parseONNXInputShapes(spec, importOptions, message)))
       return makeError(message);
   }
+  for (const std::string &spec : inputValues) {
+    std::string message;
+    if (failed(parseONNXInputValues(spec, importOptions, message)))
+      return makeError(message);
+  }
+  llvm::StringSet<> needed;
+  importOptions.neededInputValues = &needed;
   MLIRContext context;
   context.printOpOnDiagnostic(false);
   ONNXDiagnosticHandler diagnostics(&context, diagnosticStream);
   OwningOpRef<ModuleOp> module =
       importONNX(file.getMemBufferRef(), &context, importOptions);
+  if (!module && !needed.empty()) {
+    std::vector<std::string> names;
+    for (const auto &name : needed)
+      names.push_back(name.getKey().str());
+    llvm::sort(names);
+    return llvm::make_error<InputValuesNeeded>(std::move(names));
+  }
   if (!module)
     return makeReportedError();
   std::string bytecode;
@@ -442,10 +457,13 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
 
 llvm::Error mlir::graph::runtime::loadModelFile(
     llvm::StringRef path, llvm::ArrayRef<std::string> inputShapes,
-    llvm::SourceMgr &sourceMgr, llvm::raw_ostream &diagnostics) {
+    llvm::SourceMgr &sourceMgr, llvm::raw_ostream &diagnostics,
+    llvm::ArrayRef<std::string> inputValues) {
   bool isONNX = path.ends_with_insensitive(".onnx");
   if (!inputShapes.empty() && !isONNX)
     return makeError("--input-shape applies to .onnx models only");
+  if (!inputValues.empty() && !isONNX)
+    return makeError("input values apply to .onnx models only");
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/!isONNX);
@@ -462,7 +480,7 @@ llvm::Error mlir::graph::runtime::loadModelFile(
   // Imported, then handed on as MLIR bytecode: the compilation parses it
   // like any .mlir model, and the weights stay raw bytes on the way.
   llvm::Expected<std::string> bytecode =
-      importONNXToBytecode(**file, inputShapes, diagnostics);
+      importONNXToBytecode(**file, inputShapes, inputValues, diagnostics);
   if (!bytecode)
     return bytecode.takeError();
   sourceMgr.AddNewSourceBuffer(

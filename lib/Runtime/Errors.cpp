@@ -16,6 +16,18 @@ std::error_code ReportedError::convertToErrorCode() const {
   return llvm::inconvertibleErrorCode();
 }
 
+char InputValuesNeeded::ID = 0;
+
+void InputValuesNeeded::log(llvm::raw_ostream &os) const {
+  if (!diagnostics.empty()) {
+    os << diagnostics;
+    return;
+  }
+  os << "the import needs the values of inputs";
+  for (const std::string &name : names)
+    os << " '" << name << "'";
+}
+
 llvm::Error mlir::graph::runtime::makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }

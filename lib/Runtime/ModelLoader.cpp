@@ -41,8 +41,8 @@ struct ModelSource {
                    llvm::raw_ostream &os) {
     bool isONNX = path.ends_with_insensitive(".onnx");
     TimingScope importTimer = timing.nest(isONNX ? "import ONNX" : "read");
-    if (llvm::Error error =
-            loadModelFile(path, options.inputShapes, sourceMgr, os))
+    if (llvm::Error error = loadModelFile(path, options.inputShapes, sourceMgr,
+                                          os, options.inputValues))
       return error;
     diagnostics.emplace(sourceMgr, &context, os);
     // Locations in an ONNX model name the file and the node, not a line.
@@ -229,8 +229,12 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
         createTargetMachine(options.compile, CodeTarget::Object);
     if (!tm)
       return tm.takeError();
+    // The values that decide shapes are part of the key, as the shapes are.
+    std::vector<std::string> specialization = options.inputShapes;
+    for (const std::string &values : options.inputValues)
+      specialization.push_back("value " + values);
     key = CompileCache::computeKey((*file)->getBuffer(), options.compile,
-                                   options.inputShapes, **tm);
+                                   specialization, **tm);
     return cache.lookup(key, coldMillis);
   };
 

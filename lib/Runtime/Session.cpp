@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -80,6 +81,16 @@ static DeclaredTensor declare(const ONNXDeclaredValue &value) {
   return tensor;
 }
 
+/// A tensor of static shape as declared.
+static DeclaredTensor declareStatic(const TensorSpec &spec) {
+  DeclaredTensor tensor;
+  tensor.name = spec.name;
+  tensor.elementType = spec.elementType;
+  tensor.shape.assign(spec.shape.begin(), spec.shape.end());
+  tensor.symbols.assign(spec.shape.size(), "");
+  return tensor;
+}
+
 /// A library of several specializations (ModelABI.h) declares the symbols
 /// of its inputs' dimensions; an output's dimension is symbolic where the
 /// specializations differ.
@@ -90,14 +101,6 @@ readLibrarySignature(llvm::StringRef path) {
     return first.takeError();
   if (first->numSpecializations <= 1)
     return std::nullopt;
-  auto declareStatic = [](const TensorSpec &spec) {
-    DeclaredTensor tensor;
-    tensor.name = spec.name;
-    tensor.elementType = spec.elementType;
-    tensor.shape.assign(spec.shape.begin(), spec.shape.end());
-    tensor.symbols.assign(spec.shape.size(), "");
-    return tensor;
-  };
   DeclaredSignature declared;
   for (auto [i, spec] : llvm::enumerate(first->signature.inputs)) {
     DeclaredTensor &input = declared.inputs.emplace_back(declareStatic(spec));
@@ -215,6 +218,85 @@ mlir::graph::runtime::bindInputShapes(const DeclaredSignature &signature,
   return specs;
 }
 
+llvm::Expected<std::string>
+mlir::graph::runtime::formatInputValues(const DeclaredTensor &input,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        const void *data) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  // Each value is part of the specialization's key and of its code.
+  constexpr int64_t kMaxValues = 1 << 16;
+  if (count > kMaxValues)
+    return makeError("input '" + input.name + "' decides shapes, and its " +
+                     llvm::Twine(count) +
+                     " elements are too many to specialize the model on");
+  if (!input.elementType || *input.elementType == ElementType::F16)
+    return makeError("input '" + input.name +
+                     "' decides shapes, and values of its element type "
+                     "cannot be specialized on");
+  if (count > 0 && !data)
+    return makeError("input '" + input.name +
+                     "' decides shapes: its data is needed to choose the "
+                     "model's specialization");
+  std::string text = input.name + "=";
+  llvm::raw_string_ostream os(text);
+  for (int64_t i = 0; i < count; ++i) {
+    if (i)
+      os << ',';
+    switch (*input.elementType) {
+    case ElementType::F32:
+      os << llvm::format("%.9g", double(static_cast<const float *>(data)[i]));
+      break;
+    case ElementType::F64:
+      os << llvm::format("%.17g", static_cast<const double *>(data)[i]);
+      break;
+    case ElementType::I8:
+      os << int64_t(static_cast<const int8_t *>(data)[i]);
+      break;
+    case ElementType::I16:
+      os << int64_t(static_cast<const int16_t *>(data)[i]);
+      break;
+    case ElementType::I32:
+      os << int64_t(static_cast<const int32_t *>(data)[i]);
+      break;
+    case ElementType::I64:
+      os << static_cast<const int64_t *>(data)[i];
+      break;
+    case ElementType::U8:
+    case ElementType::Bool:
+      os << uint64_t(static_cast<const uint8_t *>(data)[i]);
+      break;
+    case ElementType::U16:
+      os << uint64_t(static_cast<const uint16_t *>(data)[i]);
+      break;
+    case ElementType::U32:
+      os << uint64_t(static_cast<const uint32_t *>(data)[i]);
+      break;
+    case ElementType::U64:
+      os << static_cast<const uint64_t *>(data)[i];
+      break;
+    case ElementType::F16:
+      break;
+    }
+  }
+  return text;
+}
+
+/// The names of an InputValuesNeeded `error` (with the diagnostics printed
+/// while it happened), or `error` with its diagnostics.
+static llvm::Error keepNeededValues(llvm::Error error,
+                                    llvm::StringRef diagnostics) {
+  std::vector<std::string> names;
+  llvm::Error rest = llvm::handleErrors(
+      std::move(error),
+      [&](const InputValuesNeeded &needed) { names = needed.names; });
+  if (rest)
+    return withDiagnostics(std::move(rest), diagnostics);
+  return llvm::make_error<InputValuesNeeded>(std::move(names),
+                                             diagnostics.trim().str());
+}
+
 llvm::Expected<std::unique_ptr<Session>>
 Session::open(llvm::StringRef path, const LoadOptions &options,
               unsigned maxSpecializations) {
@@ -230,6 +312,8 @@ Session::open(llvm::StringRef path, const LoadOptions &options,
       readDeclaredSignature(*context, path, options, os);
   if (!declared)
     return withDiagnostics(declared.takeError(), diagnostics);
+  if (*declared)
+    session->shapeDeciding.assign((*declared)->inputs.size(), false);
   if (*declared && (*declared)->isSymbolic()) {
     session->declared = std::move(**declared);
     return std::move(session);
@@ -237,45 +321,66 @@ Session::open(llvm::StringRef path, const LoadOptions &options,
 
   llvm::Expected<std::shared_ptr<LoadedModel>> model =
       session->load(options.inputShapes);
-  if (!model)
-    return model.takeError();
+  if (!model) {
+    // Inputs that decide shapes: specialized on their values when run.
+    llvm::Error error = model.takeError();
+    if (*declared && error.isA<InputValuesNeeded>()) {
+      session->declared = std::move(**declared);
+      llvm::handleAllErrors(std::move(error),
+                            [&](const InputValuesNeeded &needed) {
+                              session->markShapeDeciding(needed.names);
+                            });
+      return std::move(session);
+    }
+    return std::move(error);
+  }
   session->staticModel = std::move(*model);
   const ModelSignature &signature =
       session->staticModel->executable->getSignature();
-  auto declareStatic = [](const TensorSpec &spec) {
-    DeclaredTensor tensor;
-    tensor.name = spec.name;
-    tensor.elementType = spec.elementType;
-    tensor.shape.assign(spec.shape.begin(), spec.shape.end());
-    tensor.symbols.assign(spec.shape.size(), "");
-    return tensor;
-  };
   for (const TensorSpec &spec : signature.inputs)
     session->declared.inputs.push_back(declareStatic(spec));
   for (const TensorSpec &spec : signature.outputs)
     session->declared.outputs.push_back(declareStatic(spec));
+  session->shapeDeciding.assign(signature.inputs.size(), false);
   return std::move(session);
 }
 
+bool Session::markShapeDeciding(llvm::ArrayRef<std::string> names) {
+  std::lock_guard<std::mutex> lock(mutex);
+  bool marked = false;
+  for (const std::string &name : names)
+    for (auto [i, input] : llvm::enumerate(declared.inputs))
+      if (input.name == name && !shapeDeciding[i])
+        shapeDeciding[i] = marked = true;
+  return marked;
+}
+
+bool Session::decidesShapes(size_t index) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return index < shapeDeciding.size() && shapeDeciding[index];
+}
+
 llvm::Expected<std::shared_ptr<LoadedModel>>
-Session::load(const std::vector<std::string> &inputShapes) {
+Session::load(const std::vector<std::string> &inputShapes,
+              const std::vector<std::string> &inputValues) {
   auto model = std::make_shared<LoadedModel>();
   model->context = createContext();
   LoadOptions loadOptions = options;
   loadOptions.inputShapes = inputShapes;
+  loadOptions.inputValues = inputValues;
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   TimingScope noTiming;
   llvm::Expected<std::unique_ptr<Executable>> executable = loadModel(
       *model->context, path, loadOptions, noTiming, model->report, os);
   if (!executable)
-    return withDiagnostics(executable.takeError(), diagnostics);
+    return keepNeededValues(executable.takeError(), diagnostics);
   model->executable = std::move(*executable);
   return model;
 }
 
 llvm::Expected<std::shared_ptr<LoadedModel>>
-Session::getModel(const InputShapes &shapes) {
+Session::getModel(const InputShapes &shapes, const void *const *inputs) {
   if (staticModel) {
     const ModelSignature &signature = staticModel->executable->getSignature();
     if (shapes.size() != signature.inputs.size())
@@ -294,36 +399,67 @@ Session::getModel(const InputShapes &shapes) {
       bindInputShapes(declared, shapes);
   if (!specs)
     return specs.takeError();
-  auto find = [&]() -> std::shared_ptr<LoadedModel> {
+  auto find = [&](const Key &key) -> std::shared_ptr<LoadedModel> {
     std::lock_guard<std::mutex> lock(mutex);
     for (auto it = specializations.begin(); it != specializations.end(); ++it)
-      if (it->first == shapes) {
+      if (it->first == key) {
         specializations.splice(specializations.begin(), specializations, it);
         return it->second;
       }
     return nullptr;
   };
-  if (std::shared_ptr<LoadedModel> model = find())
-    return model;
+  // Each import that needs more input values names them; a few rounds at
+  // most, as each marks at least one more input.
+  for (;;) {
+    Key key{shapes, {}};
+    for (size_t i = 0; i < declared.inputs.size(); ++i) {
+      if (!decidesShapes(i))
+        continue;
+      llvm::Expected<std::string> values = formatInputValues(
+          declared.inputs[i], shapes[i], inputs ? inputs[i] : nullptr);
+      if (!values)
+        return values.takeError();
+      key.values.push_back(std::move(*values));
+    }
+    if (std::shared_ptr<LoadedModel> model = find(key))
+      return model;
 
-  std::lock_guard<std::mutex> loading(loadMutex);
-  // Another thread may have made it meanwhile.
-  if (std::shared_ptr<LoadedModel> model = find())
-    return model;
-  std::vector<std::string> inputShapes = options.inputShapes;
-  inputShapes.insert(inputShapes.end(), specs->begin(), specs->end());
-  llvm::Expected<std::shared_ptr<LoadedModel>> model = load(inputShapes);
-  if (!model)
-    return model.takeError();
-  std::lock_guard<std::mutex> lock(mutex);
-  specializations.emplace_front(shapes, *model);
-  while (specializations.size() > maxSpecializations)
-    specializations.pop_back();
-  return *model;
+    std::lock_guard<std::mutex> loading(loadMutex);
+    // Another thread may have made it meanwhile.
+    if (std::shared_ptr<LoadedModel> model = find(key))
+      return model;
+    std::vector<std::string> inputShapes = options.inputShapes;
+    inputShapes.insert(inputShapes.end(), specs->begin(), specs->end());
+    llvm::Expected<std::shared_ptr<LoadedModel>> model =
+        load(inputShapes, key.values);
+    if (!model) {
+      llvm::Error error = model.takeError();
+      bool more = false;
+      error = llvm::handleErrors(
+          std::move(error), [&](std::unique_ptr<InputValuesNeeded> needed) {
+            more = markShapeDeciding(needed->names);
+            return more ? llvm::Error::success()
+                        : makeError(needed->diagnostics.empty()
+                                        ? needed->message()
+                                        : needed->diagnostics);
+          });
+      if (error)
+        return std::move(error);
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    specializations.emplace_front(std::move(key), *model);
+    while (specializations.size() > maxSpecializations)
+      specializations.pop_back();
+    return *model;
+  }
 }
 
 std::vector<std::pair<InputShapes, std::shared_ptr<LoadedModel>>>
 Session::getSpecializations() const {
   std::lock_guard<std::mutex> lock(mutex);
-  return {specializations.begin(), specializations.end()};
+  std::vector<std::pair<InputShapes, std::shared_ptr<LoadedModel>>> held;
+  for (const auto &[key, model] : specializations)
+    held.emplace_back(key.shapes, model);
+  return held;
 }

@@ -120,7 +120,7 @@ static int runRelu(GraphModel model, int64_t batch) {
   intptr_t rank = 4;
   int64_t shape[4] = {batch, 3, 4, 4};
   const int64_t *shapes[1] = {shape};
-  GraphModel specialized = graphModelSpecialize(model, &rank, shapes);
+  GraphModel specialized = graphModelSpecialize(model, &rank, shapes, NULL);
   if (graphModelIsNull(specialized)) {
     printf("specialize %lld: %s\n", (long long)batch, graphGetLastError());
     return -1;
@@ -183,16 +183,16 @@ static int testSymbolic(const char *path, const char *cacheDirectory) {
   intptr_t rank = 2;
   int64_t shape[4] = {2, 3, 4, 5};
   const int64_t *shapes[1] = {shape};
-  GraphModel bad = graphModelSpecialize(model, &rank, shapes);
+  GraphModel bad = graphModelSpecialize(model, &rank, shapes, NULL);
   printf("bad rank: null %d: %s\n", graphModelIsNull(bad), graphGetLastError());
   rank = 4;
-  bad = graphModelSpecialize(model, &rank, shapes);
+  bad = graphModelSpecialize(model, &rank, shapes, NULL);
   printf("bad dim: null %d: %s\n", graphModelIsNull(bad), graphGetLastError());
 
   /* A specialization outlives the model it came from. */
   int64_t batch3[4] = {3, 3, 4, 4};
   shapes[0] = batch3;
-  GraphModel kept = graphModelSpecialize(model, &rank, shapes);
+  GraphModel kept = graphModelSpecialize(model, &rank, shapes, NULL);
   graphModelDestroy(model);
   float x[144], y[144];
   for (int i = 0; i < 144; ++i)

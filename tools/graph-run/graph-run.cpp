@@ -367,6 +367,58 @@ bindShapesFromFiles(const DeclaredSignature &declared,
   return *bound;
 }
 
+/// The values of the inputs `names`, which decide shapes, read from their
+/// files (kept in `arrays` for the run) as LoadOptions::inputValues.
+static mlir::FailureOr<std::vector<std::string>>
+valuesFromFiles(const DeclaredSignature &declared,
+                llvm::ArrayRef<std::string> names,
+                std::vector<std::optional<NpyArray>> &arrays) {
+  llvm::SmallVector<TensorSpec> specs;
+  for (const DeclaredTensor &input : declared.inputs)
+    specs.emplace_back().name = input.name;
+  mlir::FailureOr<std::vector<std::optional<std::string>>> files =
+      resolveInputFiles(specs);
+  if (failed(files))
+    return mlir::failure();
+  arrays.resize(declared.inputs.size());
+  std::vector<std::string> values;
+  for (auto [i, input] : llvm::enumerate(declared.inputs)) {
+    if (!llvm::is_contained(names, input.name))
+      continue;
+    if (!(*files)[i]) {
+      error() << "input '" << input.name
+              << "' decides shapes (an op needs its values when the model "
+                 "is compiled): give it as a .npy file\n";
+      return mlir::failure();
+    }
+    if (!arrays[i]) {
+      llvm::Expected<NpyArray> array = readNpy(*(*files)[i]);
+      if (!array) {
+        error() << "input '" << input.name << "' (argument " << i << "): '"
+                << *(*files)[i] << "': " << llvm::toString(array.takeError())
+                << "\n";
+        return mlir::failure();
+      }
+      arrays[i] = std::move(*array);
+    }
+    ElementType type = arrays[i]->buffer.getElementType();
+    if (input.elementType && type != *input.elementType) {
+      error() << "input '" << input.name << "' (argument " << i << "): '"
+              << *(*files)[i] << "' holds " << getName(type) << ", expected "
+              << getName(*input.elementType) << "\n";
+      return mlir::failure();
+    }
+    llvm::Expected<std::string> text =
+        formatInputValues(input, arrays[i]->shape, arrays[i]->buffer.data());
+    if (!text) {
+      printError(text.takeError(), "graph-run");
+      return mlir::failure();
+    }
+    values.push_back(std::move(*text));
+  }
+  return values;
+}
+
 /// Loads the inputs named on the command line (or read already, in
 /// `preloaded`), or makes random ones when none is given.
 static mlir::FailureOr<std::vector<TensorBuffer>>
@@ -776,30 +828,59 @@ static int runTool() {
   options.cacheSizeLimit = cacheSizeLimitMB * (uint64_t(1) << 20);
   // Symbolic input dimensions take the sizes of the input files.
   std::vector<std::optional<NpyArray>> preloaded;
-  {
-    llvm::Expected<std::optional<DeclaredSignature>> declared =
-        readDeclaredSignature(context, modelFile, options, llvm::errs());
-    if (!declared) {
-      printError(declared.takeError(), "graph-run");
+  llvm::Expected<std::optional<DeclaredSignature>> declared =
+      readDeclaredSignature(context, modelFile, options, llvm::errs());
+  if (!declared) {
+    printError(declared.takeError(), "graph-run");
+    return 1;
+  }
+  if (*declared && (*declared)->isSymbolic()) {
+    mlir::FailureOr<std::vector<std::string>> bound =
+        bindShapesFromFiles(**declared, preloaded);
+    if (failed(bound))
       return 1;
-    }
-    if (*declared && (*declared)->isSymbolic()) {
-      mlir::FailureOr<std::vector<std::string>> bound =
-          bindShapesFromFiles(**declared, preloaded);
-      if (failed(bound))
-        return 1;
-      llvm::append_range(options.inputShapes, *bound);
-    }
+    llvm::append_range(options.inputShapes, *bound);
   }
   // Only timed compilations need the process warmed up first.
   if (bench || compare)
     CompiledModel::warmUp(context, options.compile);
   LoadReport report;
-  llvm::Expected<std::unique_ptr<Executable>> model = [&] {
-    mlir::TimingScope modelTimer = rootTimer.nest(std::string(modelFile));
-    return loadModel(context, std::string(modelFile), options, modelTimer,
-                     report);
-  }();
+  // An import that needs the values of inputs that decide shapes is tried
+  // again with those of the input files (each try names at least one more).
+  std::optional<llvm::Expected<std::unique_ptr<Executable>>> attempt;
+  for (;;) {
+    std::string diagnostics;
+    llvm::raw_string_ostream os(diagnostics);
+    attempt.emplace([&] {
+      mlir::TimingScope modelTimer = rootTimer.nest(std::string(modelFile));
+      return loadModel(context, std::string(modelFile), options, modelTimer,
+                       report, os);
+    }());
+    std::vector<std::string> needed;
+    if (!*attempt && *declared) {
+      llvm::Error error = attempt->takeError();
+      if (error.isA<InputValuesNeeded>())
+        llvm::handleAllErrors(
+            std::move(error),
+            [&](const InputValuesNeeded &missing) { needed = missing.names; });
+      attempt.emplace(error ? std::move(error) : makeReportedError());
+    }
+    bool given = llvm::all_of(needed, [&](const std::string &name) {
+      return llvm::any_of(options.inputValues, [&](const std::string &v) {
+        return llvm::StringRef(v).starts_with(name + "=");
+      });
+    });
+    if (*attempt || given) {
+      llvm::errs() << diagnostics;
+      break;
+    }
+    mlir::FailureOr<std::vector<std::string>> values =
+        valuesFromFiles(**declared, needed, preloaded);
+    if (failed(values))
+      return 1;
+    llvm::append_range(options.inputValues, *values);
+  }
+  llvm::Expected<std::unique_ptr<Executable>> model = std::move(*attempt);
   if (!model) {
     printError(model.takeError(), "graph-run");
     return 1;

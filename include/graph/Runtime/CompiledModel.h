@@ -92,10 +92,13 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// `CompiledModel::compile`. Import errors are reported by the importer's
 /// diagnostic handler, to `diagnostics` (a ReportedError); others name the
 /// file.
+/// `inputValues` (each `NAME=v0,v1,...`) give the values of inputs that
+/// decide shapes; an import that needs others fails with InputValuesNeeded.
 llvm::Error loadModelFile(llvm::StringRef path,
                           llvm::ArrayRef<std::string> inputShapes,
                           llvm::SourceMgr &sourceMgr,
-                          llvm::raw_ostream &diagnostics = llvm::errs());
+                          llvm::raw_ostream &diagnostics = llvm::errs(),
+                          llvm::ArrayRef<std::string> inputValues = {});
 
 class CompiledModel : public Executable {
 public:

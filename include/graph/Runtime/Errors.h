@@ -13,6 +13,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <string>
+#include <vector>
+
 namespace mlir {
 namespace graph {
 namespace runtime {
@@ -23,6 +26,23 @@ public:
   static char ID;
   void log(llvm::raw_ostream &os) const override;
   std::error_code convertToErrorCode() const override;
+};
+
+/// A failure to import a model without the values of some of its inputs,
+/// which decide shapes (a Reshape's `shape` given as an input): reported
+/// like any, and naming those inputs, so that a caller that holds the data
+/// can import again with their values (LoadOptions::inputValues).
+class InputValuesNeeded
+    : public llvm::ErrorInfo<InputValuesNeeded, ReportedError> {
+public:
+  static char ID;
+  explicit InputValuesNeeded(std::vector<std::string> names,
+                             std::string diagnostics = "")
+      : names(std::move(names)), diagnostics(std::move(diagnostics)) {}
+  /// The diagnostics when they were captured, else what is missing.
+  void log(llvm::raw_ostream &os) const override;
+  std::vector<std::string> names;
+  std::string diagnostics;
 };
 
 /// An error with `message`, for the caller to print.

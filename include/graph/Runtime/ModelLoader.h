@@ -31,6 +31,9 @@ struct LoadOptions {
   CompileOptions compile;
   /// For .onnx models: `NAME=AxBxC` each.
   std::vector<std::string> inputShapes;
+  /// For .onnx models: the values of inputs that decide shapes,
+  /// `NAME=v0,v1,...` each (see InputValuesNeeded).
+  std::vector<std::string> inputValues;
   bool useCache = true;
   /// Empty for getDefaultCacheDirectory().
   std::string cacheDirectory;

@@ -78,6 +78,13 @@ readDeclaredSignature(MLIRContext &context, llvm::StringRef path,
 llvm::Expected<std::vector<std::string>>
 bindInputShapes(const DeclaredSignature &signature, const InputShapes &shapes);
 
+/// The values of an input that decides shapes, as LoadOptions::inputValues
+/// takes them (`NAME=v0,v1,...`): `data` holds the dense C-order elements
+/// of `input` at `shape`. Errors for element types and sizes not taken.
+llvm::Expected<std::string> formatInputValues(const DeclaredTensor &input,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              const void *data);
+
 /// A model compiled or loaded, with the context its code may refer to.
 struct LoadedModel {
   std::shared_ptr<MLIRContext> context;
@@ -107,8 +114,17 @@ public:
   /// specialization for them, compiled or loaded on first use (one at a
   /// time); the static model when its shapes are these. The model stays
   /// valid while held, even once the session lets it go.
+  ///
+  /// An ONNX model with inputs that decide shapes (a Reshape's `shape` given
+  /// as an input) is specialized on their values too, read from `inputs`
+  /// (the data of each input, in order; may be null for a model without
+  /// such inputs). The session learns which inputs they are from the first
+  /// import that needs them.
   llvm::Expected<std::shared_ptr<LoadedModel>>
-  getModel(const InputShapes &shapes);
+  getModel(const InputShapes &shapes, const void *const *inputs = nullptr);
+
+  /// Whether input `index` is known to decide shapes.
+  bool decidesShapes(size_t index) const;
 
   /// The specializations held and their input shapes, the most recently
   /// used first (without making them more recent).
@@ -118,9 +134,24 @@ public:
 private:
   Session() = default;
 
-  /// Loads the model with `inputShapes` fixed (LoadOptions::inputShapes).
+  /// Loads the model with `inputShapes` and `inputValues` fixed
+  /// (LoadOptions). An InputValuesNeeded error carries the diagnostics.
   llvm::Expected<std::shared_ptr<LoadedModel>>
-  load(const std::vector<std::string> &inputShapes);
+  load(const std::vector<std::string> &inputShapes,
+       const std::vector<std::string> &inputValues = {});
+
+  /// What a specialization is made for.
+  struct Key {
+    InputShapes shapes;
+    /// LoadOptions::inputValues of the inputs that decide shapes.
+    std::vector<std::string> values;
+    bool operator==(const Key &other) const {
+      return shapes == other.shapes && values == other.values;
+    }
+  };
+
+  /// Marks the inputs of `names` as deciding shapes; whether one was new.
+  bool markShapeDeciding(llvm::ArrayRef<std::string> names);
 
   std::string path;
   LoadOptions options;
@@ -130,8 +161,9 @@ private:
 
   mutable std::mutex mutex;
   /// Most recently used first.
-  std::list<std::pair<InputShapes, std::shared_ptr<LoadedModel>>>
-      specializations;
+  std::list<std::pair<Key, std::shared_ptr<LoadedModel>>> specializations;
+  /// For each input, whether it decides shapes (under `mutex`).
+  std::vector<bool> shapeDeciding;
   /// Held while compiling: one specialization at a time, each with the
   /// cores to itself, and never the same twice.
   std::mutex loadMutex;

@@ -103,7 +103,94 @@ const ConstantTensor *Importer::getConstantInput(const onnx::NodeProto &node,
   const ConstantTensor *tensor =
       attr ? addConstant(node.input(index), attr) : nullptr;
   foldedValues[entry.value] = tensor;
+  if (!tensor)
+    noteNeededInputs(entry.value);
   return tensor;
+}
+
+void Importer::noteNeededInputs(Value value) {
+  if (!options.neededInputValues)
+    return;
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (auto argument = dyn_cast<BlockArgument>(next)) {
+      auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+      if (auto name = func ? func.getArgAttrOfType<StringAttr>(
+                                 argument.getArgNumber(), kNameAttr)
+                           : StringAttr())
+        options.neededInputValues->insert(name.getValue());
+      continue;
+    }
+    Operation *op = next.getDefiningOp();
+    if (op && visited.insert(op).second && visited.size() <= 256)
+      llvm::append_range(worklist, op->getOperands());
+  }
+}
+
+LogicalResult
+Importer::bindInputValues(ArrayRef<const onnx::ValueInfoProto *> inputs,
+                          Block &body) {
+  for (const auto &given : options.inputValues) {
+    StringRef name = given.getKey();
+    const auto *input =
+        llvm::find_if(inputs, [&](const onnx::ValueInfoProto *v) {
+          return v->name() == name;
+        });
+    if (input == inputs.end())
+      return emitError() << "a value is given for '" << name
+                         << "', which is not an input of the model";
+    auto type = cast<RankedTensorType>(
+        body.getArgument(input - inputs.begin()).getType());
+    SmallVector<StringRef> items;
+    if (!StringRef(given.getValue()).empty())
+      StringRef(given.getValue()).split(items, ',');
+    if (int64_t(items.size()) != type.getNumElements())
+      return emitError() << "input '" << name << "' of shape "
+                         << formatShape(type.getShape()) << " has "
+                         << type.getNumElements() << " elements, but "
+                         << items.size() << " values are given";
+    Type elementType = type.getElementType();
+    DenseElementsAttr attr;
+    if (auto floatType = dyn_cast<FloatType>(elementType)) {
+      SmallVector<APFloat> elements;
+      for (StringRef item : items) {
+        double number;
+        if (item.trim().getAsDouble(number))
+          return emitError()
+                 << "input '" << name << "': '" << item << "' is not a number";
+        APFloat element(number);
+        bool lost;
+        element.convert(floatType.getFloatSemantics(),
+                        APFloat::rmNearestTiesToEven, &lost);
+        elements.push_back(element);
+      }
+      attr = DenseElementsAttr::get(type, elements);
+    } else if (auto intType = dyn_cast<IntegerType>(elementType)) {
+      SmallVector<APInt> elements;
+      for (StringRef item : items) {
+        // APInt's parser takes no sign.
+        StringRef digits = item.trim();
+        bool negative = digits.consume_front("-");
+        APInt element;
+        if (digits.getAsInteger(10, element))
+          return emitError() << "input '" << name << "': '" << item
+                             << "' is not an integer";
+        element = element.zext(std::max(element.getBitWidth() + 1, 65u));
+        if (negative)
+          element.negate();
+        elements.push_back(element.trunc(intType.getWidth()));
+      }
+      attr = DenseElementsAttr::get(type, elements);
+    } else {
+      return emitError() << "input '" << name
+                         << "' has an element type whose values cannot be "
+                            "given";
+    }
+    values[name].constant = addConstant(name, attr);
+  }
+  return success();
 }
 
 Attribute Importer::foldValue(Value value) { return foldValue(value, 0); }
@@ -500,6 +587,8 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
     values[argument->name()].value = body->getArgument(i);
   }
   builder.setInsertionPointToEnd(body);
+  if (failed(bindInputValues(arguments, *body)))
+    return nullptr;
 
   for (auto [i, node] : llvm::enumerate(graph.node())) {
     currentNode = i;
@@ -685,6 +774,19 @@ mlir::graph::importONNXFile(StringRef path, MLIRContext *context,
     return nullptr;
   }
   return importONNX((*file)->getMemBufferRef(), context, options);
+}
+
+LogicalResult mlir::graph::parseONNXInputValues(StringRef spec,
+                                                ONNXImportOptions &options,
+                                                std::string &error) {
+  auto [name, values] = spec.split('=');
+  if (!spec.contains('=') || name.empty()) {
+    error =
+        "an input value is given as NAME=v0,v1,..., not '" + spec.str() + "'";
+    return failure();
+  }
+  options.inputValues[name] = values.str();
+  return success();
 }
 
 LogicalResult mlir::graph::parseONNXInputShapes(StringRef spec,

@@ -172,6 +172,12 @@ private:
   LogicalResult checkDeclaredType(const onnx::NodeProto &node, StringRef name,
                                   RankedTensorType type);
   Attribute foldValue(Value value, unsigned depth);
+  /// Records the model inputs that `value` is computed from as inputs whose
+  /// values are needed (ONNXImportOptions::neededInputValues).
+  void noteNeededInputs(Value value);
+  /// Gives the arguments of `options.inputValues` their constants.
+  LogicalResult bindInputValues(ArrayRef<const onnx::ValueInfoProto *> inputs,
+                                Block &body);
   void eraseDeadOps(Block &body);
   FailureOr<ArrayRef<char>> readExternalData(const onnx::TensorProto &tensor,
                                              size_t numBytes, Location loc);

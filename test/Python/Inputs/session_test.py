@@ -268,6 +268,33 @@ class Onnx(unittest.TestCase):
         # A cache hit loads a library: far quicker than the compile.
         self.assertLess(again.load_millis(), first[3] / 2)
 
+    def test_inputs_that_decide_shapes(self):
+        """A Reshape whose target shape is an input: one specialization per
+        value of it, compiled on first use."""
+        import onnx
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Reshape", ["x", "shape"], ["r"]),
+             helper.make_node("Relu", ["r"], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 4]),
+             helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        path = os.path.join(WORK, "reshape_input.onnx")
+        onnx.save(model, path)
+        sess = gc.InferenceSession(path, cache_dir=os.path.join(WORK, "cache"))
+        self.assertEqual(sess.get_inputs()[1].shape, [2])
+        x = np.random.RandomState(8).uniform(-1, 1, (3, 4)).astype(np.float32)
+        for shape in ([2, 6], [6, -1], [2, 6], [12, 1]):
+            (y,) = sess.run(None, {"x": x, "shape": np.array(shape, np.int64)})
+            np.testing.assert_array_equal(y, np.maximum(x.reshape(shape), 0))
+        self.assertEqual(len(sess.specializations()), 3)
+        with self.assertRaises(gc.Error) as raised:
+            sess.run(None, {"x": x, "shape": np.array([5, 5], np.int64)})
+        self.assertIn("reshape", str(raised.exception).lower())
+
     def test_bool_and_int64(self):
         import onnx
         from onnx import TensorProto, helper

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <string>
@@ -35,7 +36,21 @@ struct ONNXImportOptions {
   /// Shapes that replace those of the named model inputs, e.g. to fix a
   /// symbolic batch dimension: input name -> dimensions.
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
+  /// The values of model inputs that decide shapes (a Reshape's `shape`,
+  /// Slice's `starts` given as inputs): input name -> its elements in C
+  /// order, as numbers joined by commas (bools as 0 and 1). The input stays
+  /// an argument; the ops that need its value at compile time see these.
+  llvm::StringMap<std::string> inputValues;
+  /// When set, the import adds to it the model inputs whose values an op
+  /// needed at compile time and did not have: what a caller must give in
+  /// `inputValues` (with the data it will run on) for the import to go on.
+  llvm::StringSet<> *neededInputValues = nullptr;
 };
+
+/// Adds the values of `spec`, `NAME=v0,v1,...` (one input), to `options`.
+/// On a malformed spec, returns failure and sets `error`.
+LogicalResult parseONNXInputValues(StringRef spec, ONNXImportOptions &options,
+                                   std::string &error);
 
 /// Adds the shapes of `spec`, `NAME=AxBxC` or several such joined by commas,
 /// to `options`. On a malformed spec, returns failure and sets `error`.

@@ -312,6 +312,19 @@ def symbolic_shared():
                  [value("y", ["N", 4])])
 
 
+def shape_input():
+    """A Reshape whose target shape is a model input, then a Slice whose
+    ends are one: their values decide the shapes."""
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+             helper.make_node("Slice", ["r", "starts", "ends"], ["y"],
+                              name="slice")]
+    return model(nodes, [value("x", [2, 3, 4]),
+                         value("shape", [2], TensorProto.INT64),
+                         value("starts", [1], TensorProto.INT64),
+                         value("ends", [1], TensorProto.INT64)],
+                 [value("y", ["rows", "cols"])])
+
+
 def external(write_data):
     """A 256-element initializer stored in weights.bin next to the model."""
     w = tensor("w", [16, 16])
@@ -397,6 +410,7 @@ def main():
         "unsupported": unsupported,
         "symbolic": symbolic,
         "symbolic_shared": symbolic_shared,
+        "shape_input": shape_input,
         "overflow_pads": lambda: overflow("pads"),
         "overflow_dilations": lambda: overflow("dilations"),
         "overflow_reshape": lambda: overflow("reshape"),

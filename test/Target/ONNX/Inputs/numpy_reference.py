@@ -146,6 +146,14 @@ def run(model, feeds):
         elif op == "Reshape":
             shape = [d if d != 0 else i[0].shape[k] for k, d in enumerate(i[1])]
             y = i[0].reshape(shape)
+        elif op == "Slice":
+            # ONNX's Slice (opset 10+): starts, ends, optional axes and steps.
+            axes = range(len(i[1])) if i[3] is None else i[3]
+            steps = [1] * len(i[1]) if i[4] is None else i[4]
+            index = [slice(None)] * i[0].ndim
+            for start, end, axis, step in zip(i[1], i[2], axes, steps):
+                index[axis] = slice(int(start), int(end), int(step))
+            y = i[0][tuple(index)]
         elif op == "Transpose":
             y = np.transpose(i[0], a.get("perm"))
         elif op == "Concat":
@@ -170,7 +178,10 @@ def main():
     for arg in sys.argv[2:]:
         if "=" in arg:
             name, path = arg.split("=", 1)
-            feeds[name] = np.load(path).astype(np.float64)
+            array = np.load(path)
+            # Floats in double precision; integers (shapes, indices) as they are.
+            feeds[name] = (array.astype(np.float64)
+                           if array.dtype.kind == "f" else array)
         else:
             outputs.append(arg)
     expected = run(model, feeds)
