@@ -436,9 +436,12 @@ mlir::graph::runtime::emitObjects(llvm::Module &module,
       continue;
     if (value.hasLocalLinkage()) {
       // A name no C code can define ('.'): the parts of a static object are
-      // linked with the program, whose `main` is not the model's.
-      value.setName("__graph_local." +
-                    (value.hasName() ? value.getName() : "anonymous"));
+      // linked with the program, whose `main` is not the model's. The
+      // specializations of one library each have their own.
+      std::string prefix = "__graph_local.";
+      if (options.specialization > 0)
+        prefix += std::to_string(options.specialization) + ".";
+      value.setName(prefix + (value.hasName() ? value.getName() : "anonymous"));
       value.setLinkage(llvm::GlobalValue::ExternalLinkage);
       value.setVisibility(llvm::GlobalValue::HiddenVisibility);
     } else if (!value.hasName()) {

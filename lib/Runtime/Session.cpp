@@ -95,7 +95,7 @@ static DeclaredTensor declareStatic(const TensorSpec &spec) {
 /// of its inputs' dimensions; an output's dimension is symbolic where the
 /// specializations differ.
 static llvm::Expected<std::optional<DeclaredSignature>>
-readLibrarySignature(llvm::StringRef path) {
+readLibrarySignature(llvm::StringRef path, const LoadOptions &options) {
   llvm::Expected<ModelMetadata> first = readModelMetadata(path);
   if (!first)
     return first.takeError();
@@ -111,6 +111,22 @@ readLibrarySignature(llvm::StringRef path) {
         input.shape[d] = kSymbolicDim;
         input.symbols[d] = symbol;
       }
+  }
+  // --input-shape fixes the dimensions it names (and so chooses among the
+  // specializations).
+  ONNXImportOptions fixed;
+  for (const std::string &spec : options.inputShapes) {
+    std::string error;
+    if (failed(parseONNXInputShapes(spec, fixed, error)))
+      return makeError(error);
+  }
+  for (DeclaredTensor &input : declared.inputs) {
+    auto it = fixed.inputShapes.find(input.name);
+    if (it == fixed.inputShapes.end() ||
+        it->second.size() != input.shape.size())
+      continue;
+    input.shape.assign(it->second.begin(), it->second.end());
+    input.symbols.assign(input.shape.size(), "");
   }
   for (const TensorSpec &spec : first->signature.outputs)
     declared.outputs.push_back(declareStatic(spec));
@@ -135,7 +151,7 @@ mlir::graph::runtime::readDeclaredSignature(MLIRContext &context,
                                             const LoadOptions &options,
                                             llvm::raw_ostream &diagnostics) {
   if (isSharedLibrary(path) || isObjectFile(path))
-    return readLibrarySignature(path);
+    return readLibrarySignature(path, options);
   if (!path.ends_with_insensitive(".onnx"))
     return std::nullopt;
   ONNXImportOptions importOptions;

@@ -28,7 +28,15 @@ each set of input shapes it is called with (on first use, through the
 compile cache) and keeps the ``max_specializations`` most recently used. Its ``get_inputs()`` give the symbols as strings (``["N", 3,
 224, 224]``), as ONNX Runtime's do; a symbol that two inputs share must have
 one value. ``input_shapes`` (``{"x": [1, 3, 224, 224]}``, graph-run's
-``--input-shape``) fixes the shapes once instead.
+``--input-shape``) fixes the shapes once instead. An input whose values
+decide shapes (a Reshape's ``shape`` given as an input) is specialized on
+its values the same way.
+
+The compiler side, as the tools: ``compile(model, "m.so", header=...)``
+(graph-compile; ``input_shapes`` may be a list of sets, one specialization
+each), ``optimize(model_or_text, opt_level)`` (graph-opt --graph-optimize),
+``report(model)`` (graph-report's JSON as a dict), ``visualize(model,
+"steps.html")`` (graph-viz); see graph_compiler.compiler.
 """
 
 
@@ -36,7 +44,12 @@ from . import _graph
 
 Error = _graph.Error
 
-__all__ = ["InferenceSession", "NodeArg", "Error", "available_cores"]
+# The compiler side: graph-compile, graph-optimize, graph-report and
+# graph-viz as functions (compiler.py).
+from .compiler import compile, optimize, report, visualize  # noqa: E402
+
+__all__ = ["InferenceSession", "NodeArg", "Error", "available_cores",
+           "compile", "optimize", "report", "visualize"]
 
 # ONNX Runtime's names of the element types, by NumPy's.
 _ONNX_TYPES = {

@@ -88,6 +88,21 @@ def _shape_specs(input_shapes, path):
     return specs
 
 
+def _shape_sets(input_shapes, path):
+    """graph-compile's --input-shape values for one ``{name: shape}`` or a
+    list of them (each set names its inputs anew)."""
+    if isinstance(input_shapes, (list, tuple)):
+        if not input_shapes:
+            raise Error("input_shapes is an empty list")
+        specs = []
+        for shapes in input_shapes:
+            if not shapes:
+                raise Error("input_shapes holds an empty set of shapes")
+            specs.extend(_shape_specs(shapes, path))
+        return specs
+    return _shape_specs(input_shapes, path)
+
+
 def compile(model, output, opt_level=3, header=None, target_cpu=None,
             target_features=None, input_shapes=None, entry="main",
             max_threads=None):
@@ -100,7 +115,10 @@ def compile(model, output, opt_level=3, header=None, target_cpu=None,
     header there declaring the entry point and describing every input and
     output. ``target_cpu``/``target_features``: LLVM's names (default: this
     host's). ``input_shapes``: ``{name: [1, 3, 224, 224]}`` for an .onnx
-    model's symbolic dimensions. ``entry``: the function to compile.
+    model's symbolic dimensions, or a list of such dicts: the library then
+    holds one specialization per set of shapes, and ``InferenceSession``
+    runs the one for the shapes of its feeds. ``entry``: the function to
+    compile.
     ``max_threads``: the most threads the library's tile loops run on
     (default 8). Files are written whole or not at all. Returns ``output``.
     """
@@ -118,7 +136,7 @@ def compile(model, output, opt_level=3, header=None, target_cpu=None,
     _compiler.compile(path, output, header, opt_level,
                       _check_optional_str("target_cpu", target_cpu),
                       _check_optional_str("target_features", target_features),
-                      _shape_specs(input_shapes, path), entry, max_threads or 0)
+                      _shape_sets(input_shapes, path), entry, max_threads or 0)
     return output
 
 

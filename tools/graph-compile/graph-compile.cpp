@@ -2,7 +2,7 @@
 //
 // graph-compile FILE.mlir|FILE.onnx -o model.so|model.o [--header model.h]
 //               [-O0..-O3] [--target-cpu NAME] [--target-features +f,-g]
-//               [--input-shape NAME=AxBxC] [--entry NAME] [--timing]
+//               [--input-shape NAME=AxBxC]... [--entry NAME] [--timing]
 //
 // Compiles the model as graph-run does (the same passes, target machine and
 // LLVM pipeline, lib/Runtime/Compile.cpp) and writes the machine code as a
@@ -73,7 +73,9 @@ static cl::opt<int> maxThreads(
 static cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("For an .onnx model: the shape of an input, NAME=AxBxC "
-             "(repeatable, or comma-separated)"),
+             "(repeatable, or comma-separated); an input named again starts "
+             "another set of shapes, and the library holds a "
+             "specialization per set"),
     cl::value_desc("NAME=AxBxC"), cl::cat(category));
 
 static cl::opt<std::string> entry("entry",

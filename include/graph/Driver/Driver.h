@@ -53,6 +53,9 @@ struct AheadOfTimeOptions {
   /// The passes, target and entry, as for the JIT.
   runtime::CompileOptions compile;
   /// For an .onnx model: `NAME=AxBxC` each (or several joined by commas).
+  /// An input named a second time starts another set of shapes: the
+  /// library then holds one specialization per set (ModelABI.h), and the
+  /// runtime runs the one for the shapes it is given.
   std::vector<std::string> inputShapes;
   /// Where to write the C header too; empty for none.
   std::string headerPath;

@@ -295,6 +295,35 @@ class Onnx(unittest.TestCase):
             sess.run(None, {"x": x, "shape": np.array([5, 5], np.int64)})
         self.assertIn("reshape", str(raised.exception).lower())
 
+    def test_library_of_two_shapes(self):
+        """compile() (graph-compile) with two sets of shapes: one library
+        whose session runs either and names both when given another."""
+        import onnx
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Sigmoid", ["x"], ["y"])], "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 6])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 6])])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        path = os.path.join(WORK, "two_shapes.onnx")
+        onnx.save(model, path)
+        library = os.path.join(WORK, "two_shapes.so")
+        gc.compile(path, library, input_shapes=[{"x": [1, 6]}, {"x": [4, 6]}])
+        sess = gc.InferenceSession(library)
+        self.assertEqual(sess.get_inputs()[0].shape, ["N", 6])
+        rng = np.random.RandomState(9)
+        for n in (4, 1):
+            x = rng.uniform(-3, 3, (n, 6)).astype(np.float32)
+            (y,) = sess.run(None, {"x": x})
+            np.testing.assert_allclose(
+                y, 1 / (1 + np.exp(-x.astype(np.float64))), rtol=1e-6,
+                atol=1e-7)
+        with self.assertRaises(gc.Error) as raised:
+            sess.run(None, {"x": np.zeros((2, 6), np.float32)})
+        self.assertIn("holds no specialization for x=2x6; it holds x=1x6; "
+                      "x=4x6", str(raised.exception))
+
     def test_bool_and_int64(self):
         import onnx
         from onnx import TensorProto, helper
