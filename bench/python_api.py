@@ -32,6 +32,9 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 import peers  # noqa: E402  (the runtimes' drivers, the host's description)
 
+# Every core this process may use, before the timings pin it to some.
+ALL_CORES = set(peers.available_cores())
+
 TINY = """
 func.func @main(%x: tensor<4xf32> {graph.name = "x"})
     -> (tensor<4xf32> {graph.name = "y"}) {
@@ -97,7 +100,7 @@ def overhead(gc, graph_run, work, calls):
     tiny_onnx(sym_path)
     sym = gc.InferenceSession(sym_path, threads=1, cache_dir=os.path.join(work, "cache"))
     py_sym = median(time_calls(sym, {"x": x.reshape(1, 4)}, calls))
-    os.sched_setaffinity(0, set(peers.available_cores()))
+    os.sched_setaffinity(0, ALL_CORES)
 
     native, _ = graph_run_latency(graph_run, mlir, ["--input", "x=" + x_npy], calls)
     print("\nPer-call overhead, tiny model (relu of 4 floats), 1 thread, %d calls:" % calls)
@@ -120,7 +123,7 @@ def resnet(gc, graph_run, work, runs, warmup, thread_counts):
     print("  %-8s %-22s %-22s %-22s %s" % ("threads", "Python API", "graph-run",
                                            "ORT-all (node)", "Python/ORT  Python/graph-run"))
     for threads in thread_counts:
-        cores = peers.available_cores()[:threads] if threads > 1 else [int(peers.CPU)]
+        cores = sorted(ALL_CORES)[:threads] if threads > 1 else [int(peers.CPU)]
         os.sched_setaffinity(0, set(cores))
         sess = gc.InferenceSession(onnx_path, threads=threads,
                                    cache_dir=os.path.join(work, "cache"))
@@ -132,7 +135,7 @@ def resnet(gc, graph_run, work, runs, warmup, thread_counts):
             start = time.perf_counter()
             (y,) = sess.run(None, feeds)
             times.append((time.perf_counter() - start) * 1e3)
-        os.sched_setaffinity(0, set(peers.available_cores()))
+        os.sched_setaffinity(0, ALL_CORES)
         ours = (median(times), min(times))
         native = graph_run_latency(graph_run, onnx_path, ["--input", "input=" + inp],
                                    runs, threads)
