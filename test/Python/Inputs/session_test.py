@@ -102,13 +102,22 @@ class Session(unittest.TestCase):
             self.assertEqual(x.tobytes(), y.tobytes())
 
     def test_several_python_threads(self):
+        """Four Python threads running one session at once get the bits
+        that serial runs give (and NumPy's values)."""
         errors = []
+        seeds = [100 * s + k for s in range(4) for k in range(25)]
+        serial = {seed: [o.tobytes() for o in self.sess.run(None, feeds(seed))]
+                  for seed in seeds}
 
-        def work(seed):
+        def work(s):
             try:
                 for k in range(25):
-                    f = feeds(100 * seed + k)
-                    self.check(self.sess.run(None, f), f)
+                    f = feeds(100 * s + k)
+                    outputs = self.sess.run(None, f)
+                    self.check(outputs, f)
+                    if [o.tobytes() for o in outputs] != serial[100 * s + k]:
+                        errors.append("seed %d: not the serial bits"
+                                      % (100 * s + k))
             except Exception as e:  # reported below
                 errors.append(e)
 
