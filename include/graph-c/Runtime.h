@@ -5,13 +5,20 @@
 |* made by graph-compile), ask for its inputs and outputs, run it on the      *|
 |* caller's buffers. No C++ and no MLIR header is needed.                     *|
 |*                                                                            *|
+|* Two libraries implement it: libGraphCAPI.so loads every kind of model,     *|
+|* compiling with the compiler it holds; libGraphRuntimeC.so, for programs    *|
+|* that only run compiled models, loads libraries made by graph-compile and   *|
+|* needs no LLVM or MLIR library (a model to compile or an object file is     *|
+|* refused with a message; the compile options are not used, except           *|
+|* inputShapes and maxSpecializations).                                       *|
+|*                                                                            *|
 |* Every function that can fail returns a null handle or false and leaves a   *|
 |* message for graphGetLastError(), per thread.                               *|
 |*                                                                            *|
-|* Threads: every function may be called from several threads at once, on    *|
+|* Threads: every function may be called from several threads at once, on     *|
 |* one model too. Runs of one model from several threads are safe and give    *|
 |* the same results as serial runs: a run that finds the model's buffers      *|
-|* (its arena) taken by another run allocates its own for that run.          *|
+|* (its arena) taken by another run allocates its own for that run.           *|
 |*                                                                            *|
 |* Symbolic dimensions: an ONNX model whose inputs have symbolic dimensions   *|
 |* (a batch "N") loads without compiling; graphModelSpecialize gives the      *|

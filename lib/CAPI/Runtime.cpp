@@ -1,18 +1,20 @@
 //===- Runtime.cpp - Compile and run models from C ------------------------===//
+//
+// The C API over the runtime's sessions. Where the models come from is
+// openModel's (OpenModel.h): libGraphRuntime runs compiled libraries only,
+// libGraphCAPI compiles the others too.
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph-c/Runtime.h"
 
-#include "graph/Runtime/CompiledModel.h"
+#include "OpenModel.h"
+
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/Executable.h"
-#include "graph/Runtime/ModelLoader.h"
 #include "graph/Runtime/Session.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -59,30 +61,11 @@ GraphModel graphModelLoad(const char *path,
   lastError.clear();
   if (!path)
     return failModel("graphModelLoad: no path");
-  static std::once_flag initialized;
-  std::call_once(initialized, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
   GraphCompileOptions defaults = graphCompileOptionsGetDefault();
   if (!options)
     options = &defaults;
 
-  LoadOptions loadOptions;
-  loadOptions.compile.optLevel = options->optLevel;
-  if (options->entry)
-    loadOptions.compile.entry = options->entry;
-  if (options->targetCpu)
-    loadOptions.compile.targetCpu = options->targetCpu;
-  if (options->targetFeatures)
-    loadOptions.compile.targetFeatures = options->targetFeatures;
-  if (options->inputShapes && *options->inputShapes)
-    loadOptions.inputShapes.push_back(options->inputShapes);
-  loadOptions.useCache = options->useCache;
-  if (options->cacheDirectory)
-    loadOptions.cacheDirectory = options->cacheDirectory;
-  loadOptions.compile.maxThreads = options->maxThreads;
-  if (loadOptions.compile.optLevel < 0 || loadOptions.compile.optLevel > 3)
+  if (options->optLevel < 0 || options->optLevel > 3)
     return failModel("opt-level must be 0, 1, 2 or 3, got " +
                      llvm::Twine(options->optLevel));
   if (options->maxThreads < 0)
@@ -93,10 +76,11 @@ GraphModel graphModelLoad(const char *path,
         "maxSpecializations must be 0 (the default) or a count, got " +
         llvm::Twine(options->maxSpecializations));
 
-  llvm::Expected<std::unique_ptr<Session>> session = Session::open(
-      path, loadOptions,
-      options->maxSpecializations ? unsigned(options->maxSpecializations)
-                                  : Session::kDefaultMaxSpecializations);
+  llvm::Expected<std::unique_ptr<Session>> session =
+      mlir::graph::capi::openModel(path, *options,
+                                   options->maxSpecializations
+                                       ? unsigned(options->maxSpecializations)
+                                       : Session::kDefaultMaxSpecializations);
   if (!session)
     return failModel(llvm::toString(session.takeError()));
   auto model = std::make_unique<Model>();

@@ -1,15 +1,16 @@
 //===- AheadOfTime.cpp - A model to a shared library or object file -------===//
 //
 // graph-compile's work: the model compiled as the JIT compiles it
-// (runtime::compileToObject), written as an object file or linked into a
+// (compiler::compileToObject), written as an object file or linked into a
 // shared library, and the C header describing its entry point.
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Compiler/Compile.h"
+#include "graph/Compiler/ModelABI.h"
+#include "graph/Compiler/ModelLoader.h"
 #include "graph/Driver/Driver.h"
-#include "graph/Runtime/Compile.h"
 #include "graph/Runtime/Errors.h"
-#include "graph/Runtime/ModelABI.h"
 #include "graph/Runtime/Session.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 
@@ -26,6 +27,7 @@
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 /// Writes `contents` to `path` through a temporary file renamed into place.
 static llvm::Error writeFileAtomically(llvm::StringRef path,

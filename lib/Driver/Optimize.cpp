@@ -25,6 +25,7 @@
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 namespace {
 /// A model read into a context of its own, with its diagnostics going to a

@@ -30,6 +30,7 @@
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 /// Reads the model: an ONNX file through the importer, anything else as
 /// MLIR with its ops named after their SSA values.

@@ -214,16 +214,6 @@ mlir::graph::runtime::getAllocationSymbolNames() {
   return names;
 }
 
-llvm::orc::SymbolMap mlir::graph::runtime::getAllocationSymbolMap(
-    llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap symbols;
-  for (const Hook &hook : getHooks())
-    symbols[interner(hook.name)] = {
-        llvm::orc::ExecutorAddr::fromPtr(hook.address),
-        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  return symbols;
-}
-
 namespace {
 /// Makes the process's allocator keep freed memory for reuse, as an inference
 /// runtime's arena does, instead of returning large blocks to the kernel at

@@ -4,6 +4,8 @@
 
 #include "graph/Runtime/Errors.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir::graph::runtime;
 
 Executable::~Executable() = default;
@@ -30,4 +32,19 @@ void Executable::run(llvm::ArrayRef<const TensorBuffer *> inputs,
   for (TensorBuffer *buffer : outputs)
     outputData.push_back(buffer->data());
   run(inputData.data(), outputData.data());
+}
+
+std::optional<size_t>
+mlir::graph::runtime::findTensor(llvm::ArrayRef<TensorSpec> specs,
+                                 llvm::StringRef name, llvm::StringRef prefix) {
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (spec.name == name)
+      return i;
+  llvm::StringRef digits = name;
+  digits.consume_front(prefix);
+  size_t index;
+  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+      !digits.getAsInteger(10, index) && index < specs.size())
+    return index;
+  return std::nullopt;
 }

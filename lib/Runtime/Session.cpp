@@ -2,22 +2,13 @@
 
 #include "graph/Runtime/Session.h"
 
-#include "graph/Runtime/CompiledModel.h"
 #include "graph/Runtime/Errors.h"
-#include "graph/Runtime/SharedLibraryModel.h"
-#include "graph/Target/ONNX/ImportONNX.h"
 
-#include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 
-using namespace mlir;
-using namespace mlir::graph;
 using namespace mlir::graph::runtime;
 
 bool DeclaredSignature::isSymbolic() const {
@@ -27,34 +18,11 @@ bool DeclaredSignature::isSymbolic() const {
 }
 
 LoadedModel::~LoadedModel() {
-  // The code may refer to the context: it goes first.
+  // The code may refer to its owner: it goes first.
   executable.reset();
 }
 
-static std::shared_ptr<MLIRContext> createContext() {
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  auto context = std::make_shared<MLIRContext>(registry);
-  // Errors point at the source; a dump of the lowered function would drown
-  // them.
-  context->printOpOnDiagnostic(false);
-  return context;
-}
-
-/// `error` with the diagnostics printed while it happened: a ReportedError
-/// becomes their text, other errors follow it.
-static llvm::Error withDiagnostics(llvm::Error error,
-                                   llvm::StringRef diagnostics) {
-  std::string message;
-  llvm::handleAllErrors(
-      std::move(error), [&](const ReportedError &) {},
-      [&](const llvm::ErrorInfoBase &info) { message = info.message(); });
-  llvm::StringRef reported = diagnostics.trim();
-  if (reported.empty())
-    return makeError(message.empty() ? "the model could not be loaded"
-                                     : message);
-  return makeError(message.empty() ? reported : reported + "\n" + message);
-}
+ModelSource::~ModelSource() = default;
 
 /// The shape as the model declares it: `(N, 3, 224, 224)`.
 static std::string formatDeclaredShape(const DeclaredTensor &tensor) {
@@ -68,115 +36,13 @@ static std::string formatDeclaredShape(const DeclaredTensor &tensor) {
   return "(" + llvm::join(dims, ", ") + ")";
 }
 
-static DeclaredTensor declare(const ONNXDeclaredValue &value) {
-  DeclaredTensor tensor;
-  tensor.name = value.name;
-  if (value.elementType)
-    tensor.elementType = fromMLIRType(value.elementType);
-  tensor.ranked = value.hasShape;
-  for (auto [dim, symbol] : llvm::zip_equal(value.shape, value.symbols)) {
-    tensor.shape.push_back(ShapedType::isDynamic(dim) ? kSymbolicDim : dim);
-    tensor.symbols.push_back(symbol);
-  }
-  return tensor;
-}
-
-/// A tensor of static shape as declared.
-static DeclaredTensor declareStatic(const TensorSpec &spec) {
+DeclaredTensor DeclaredTensor::fromSpec(const TensorSpec &spec) {
   DeclaredTensor tensor;
   tensor.name = spec.name;
   tensor.elementType = spec.elementType;
   tensor.shape.assign(spec.shape.begin(), spec.shape.end());
   tensor.symbols.assign(spec.shape.size(), "");
   return tensor;
-}
-
-/// A library of several specializations (ModelABI.h) declares the symbols
-/// of its inputs' dimensions; an output's dimension is symbolic where the
-/// specializations differ.
-static llvm::Expected<std::optional<DeclaredSignature>>
-readLibrarySignature(llvm::StringRef path, const LoadOptions &options) {
-  llvm::Expected<ModelMetadata> first = readModelMetadata(path);
-  if (!first)
-    return first.takeError();
-  if (first->numSpecializations <= 1)
-    return std::nullopt;
-  DeclaredSignature declared;
-  for (auto [i, spec] : llvm::enumerate(first->signature.inputs)) {
-    DeclaredTensor &input = declared.inputs.emplace_back(declareStatic(spec));
-    if (i >= first->inputSymbols.size())
-      continue;
-    for (auto [d, symbol] : llvm::enumerate(first->inputSymbols[i]))
-      if (d < input.shape.size() && !symbol.empty()) {
-        input.shape[d] = kSymbolicDim;
-        input.symbols[d] = symbol;
-      }
-  }
-  // --input-shape fixes the dimensions it names (and so chooses among the
-  // specializations).
-  ONNXImportOptions fixed;
-  for (const std::string &spec : options.inputShapes) {
-    std::string error;
-    if (failed(parseONNXInputShapes(spec, fixed, error)))
-      return makeError(error);
-  }
-  for (DeclaredTensor &input : declared.inputs) {
-    auto it = fixed.inputShapes.find(input.name);
-    if (it == fixed.inputShapes.end() ||
-        it->second.size() != input.shape.size())
-      continue;
-    input.shape.assign(it->second.begin(), it->second.end());
-    input.symbols.assign(input.shape.size(), "");
-  }
-  for (const TensorSpec &spec : first->signature.outputs)
-    declared.outputs.push_back(declareStatic(spec));
-  for (unsigned i = 1; i < first->numSpecializations; ++i) {
-    llvm::Expected<ModelMetadata> other = readModelMetadata(path, i);
-    if (!other)
-      return other.takeError();
-    for (auto [output, spec] :
-         llvm::zip(declared.outputs, other->signature.outputs))
-      for (auto [d, dim] : llvm::enumerate(spec.shape))
-        if (d < output.shape.size() && output.shape[d] != dim) {
-          output.shape[d] = kSymbolicDim;
-          output.symbols[d] = output.name + "_dim" + std::to_string(d);
-        }
-  }
-  return declared;
-}
-
-llvm::Expected<std::optional<DeclaredSignature>>
-mlir::graph::runtime::readDeclaredSignature(MLIRContext &context,
-                                            llvm::StringRef path,
-                                            const LoadOptions &options,
-                                            llvm::raw_ostream &diagnostics) {
-  if (isSharedLibrary(path) || isObjectFile(path))
-    return readLibrarySignature(path, options);
-  if (!path.ends_with_insensitive(".onnx"))
-    return std::nullopt;
-  ONNXImportOptions importOptions;
-  for (const std::string &spec : options.inputShapes) {
-    std::string error;
-    if (failed(parseONNXInputShapes(spec, importOptions, error)))
-      return makeError(error);
-  }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return makeError("cannot read '" + path +
-                     "': " + file.getError().message());
-  ONNXDiagnosticHandler handler(&context, diagnostics);
-  FailureOr<ONNXSignature> signature =
-      readONNXSignature((*file)->getMemBufferRef(), &context, importOptions);
-  if (failed(signature))
-    return makeReportedError();
-  DeclaredSignature declared;
-  for (const ONNXDeclaredValue &input : signature->inputs)
-    declared.inputs.push_back(declare(input));
-  for (const ONNXDeclaredValue &output : signature->outputs)
-    declared.outputs.push_back(declare(output));
-  return declared;
 }
 
 llvm::Expected<std::vector<std::string>>
@@ -299,35 +165,19 @@ mlir::graph::runtime::formatInputValues(const DeclaredTensor &input,
   return text;
 }
 
-/// The names of an InputValuesNeeded `error` (with the diagnostics printed
-/// while it happened), or `error` with its diagnostics.
-static llvm::Error keepNeededValues(llvm::Error error,
-                                    llvm::StringRef diagnostics) {
-  std::vector<std::string> names;
-  llvm::Error rest = llvm::handleErrors(
-      std::move(error),
-      [&](const InputValuesNeeded &needed) { names = needed.names; });
-  if (rest)
-    return withDiagnostics(std::move(rest), diagnostics);
-  return llvm::make_error<InputValuesNeeded>(std::move(names),
-                                             diagnostics.trim().str());
-}
-
 llvm::Expected<std::unique_ptr<Session>>
-Session::open(llvm::StringRef path, const LoadOptions &options,
+Session::open(std::unique_ptr<ModelSource> source,
+              std::vector<std::string> inputShapes,
               unsigned maxSpecializations) {
   std::unique_ptr<Session> session(new Session());
-  session->path = path.str();
-  session->options = options;
+  session->source = std::move(source);
+  session->inputShapes = std::move(inputShapes);
   session->maxSpecializations = std::max(1u, maxSpecializations);
 
-  std::shared_ptr<MLIRContext> context = createContext();
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
   llvm::Expected<std::optional<DeclaredSignature>> declared =
-      readDeclaredSignature(*context, path, options, os);
+      session->source->readDeclaredSignature();
   if (!declared)
-    return withDiagnostics(declared.takeError(), diagnostics);
+    return declared.takeError();
   if (*declared)
     session->shapeDeciding.assign((*declared)->inputs.size(), false);
   if (*declared && (*declared)->isSymbolic()) {
@@ -336,7 +186,7 @@ Session::open(llvm::StringRef path, const LoadOptions &options,
   }
 
   llvm::Expected<std::shared_ptr<LoadedModel>> model =
-      session->load(options.inputShapes);
+      session->source->load(session->inputShapes, {});
   if (!model) {
     // Inputs that decide shapes: specialized on their values when run.
     llvm::Error error = model.takeError();
@@ -354,9 +204,9 @@ Session::open(llvm::StringRef path, const LoadOptions &options,
   const ModelSignature &signature =
       session->staticModel->executable->getSignature();
   for (const TensorSpec &spec : signature.inputs)
-    session->declared.inputs.push_back(declareStatic(spec));
+    session->declared.inputs.push_back(DeclaredTensor::fromSpec(spec));
   for (const TensorSpec &spec : signature.outputs)
-    session->declared.outputs.push_back(declareStatic(spec));
+    session->declared.outputs.push_back(DeclaredTensor::fromSpec(spec));
   session->shapeDeciding.assign(signature.inputs.size(), false);
   return std::move(session);
 }
@@ -374,25 +224,6 @@ bool Session::markShapeDeciding(llvm::ArrayRef<std::string> names) {
 bool Session::decidesShapes(size_t index) const {
   std::lock_guard<std::mutex> lock(mutex);
   return index < shapeDeciding.size() && shapeDeciding[index];
-}
-
-llvm::Expected<std::shared_ptr<LoadedModel>>
-Session::load(const std::vector<std::string> &inputShapes,
-              const std::vector<std::string> &inputValues) {
-  auto model = std::make_shared<LoadedModel>();
-  model->context = createContext();
-  LoadOptions loadOptions = options;
-  loadOptions.inputShapes = inputShapes;
-  loadOptions.inputValues = inputValues;
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  TimingScope noTiming;
-  llvm::Expected<std::unique_ptr<Executable>> executable = loadModel(
-      *model->context, path, loadOptions, noTiming, model->report, os);
-  if (!executable)
-    return keepNeededValues(executable.takeError(), diagnostics);
-  model->executable = std::move(*executable);
-  return model;
 }
 
 llvm::Expected<std::shared_ptr<LoadedModel>>
@@ -444,10 +275,10 @@ Session::getModel(const InputShapes &shapes, const void *const *inputs) {
     // Another thread may have made it meanwhile.
     if (std::shared_ptr<LoadedModel> model = find(key))
       return model;
-    std::vector<std::string> inputShapes = options.inputShapes;
-    inputShapes.insert(inputShapes.end(), specs->begin(), specs->end());
+    std::vector<std::string> shapeSpecs = inputShapes;
+    shapeSpecs.insert(shapeSpecs.end(), specs->begin(), specs->end());
     llvm::Expected<std::shared_ptr<LoadedModel>> model =
-        load(inputShapes, key.values);
+        source->load(shapeSpecs, key.values);
     if (!model) {
       llvm::Error error = model.takeError();
       bool more = false;

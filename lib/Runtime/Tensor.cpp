@@ -2,8 +2,6 @@
 
 #include "graph/Runtime/Tensor.h"
 
-#include "mlir/IR/BuiltinTypes.h"
-
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -70,34 +68,6 @@ mlir::graph::runtime::parseNpyDescr(llvm::StringRef descr) {
     return std::nullopt;
   }
   return std::nullopt;
-}
-
-std::optional<ElementType> mlir::graph::runtime::fromMLIRType(Type type) {
-  if (type.isF16())
-    return ElementType::F16;
-  if (type.isF32())
-    return ElementType::F32;
-  if (type.isF64())
-    return ElementType::F64;
-  auto integer = dyn_cast<IntegerType>(type);
-  if (!integer)
-    return std::nullopt;
-  unsigned width = integer.getWidth();
-  if (width == 1 && !integer.isUnsigned())
-    return ElementType::Bool;
-  bool isUnsigned = integer.isUnsigned();
-  switch (width) {
-  case 8:
-    return isUnsigned ? ElementType::U8 : ElementType::I8;
-  case 16:
-    return isUnsigned ? ElementType::U16 : ElementType::I16;
-  case 32:
-    return isUnsigned ? ElementType::U32 : ElementType::I32;
-  case 64:
-    return isUnsigned ? ElementType::U64 : ElementType::I64;
-  default:
-    return std::nullopt;
-  }
 }
 
 std::string mlir::graph::runtime::formatShape(llvm::ArrayRef<int64_t> shape) {
@@ -176,4 +146,33 @@ double TensorBuffer::getAsDouble(int64_t i) const {
     return *p ? 1.0 : 0.0;
   }
   llvm_unreachable("unknown element type");
+}
+
+bool mlir::graph::runtime::parseInputShapes(
+    llvm::StringRef spec, llvm::StringMap<llvm::SmallVector<int64_t>> &shapes,
+    std::string &error) {
+  llvm::SmallVector<llvm::StringRef> items;
+  spec.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    auto [name, dims] = item.rsplit('=');
+    if (!item.contains('=') || name.empty() || dims.empty()) {
+      error = "--input-shape expects NAME=DIMS such as x=1x3x224x224, got '" +
+              item.str() + "'";
+      return false;
+    }
+    llvm::SmallVector<int64_t> shape;
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef part : parts) {
+      int64_t dim;
+      if (part.getAsInteger(10, dim) || dim < 1) {
+        error = "--input-shape " + item.str() +
+                ": dimensions are positive integers joined by 'x'";
+        return false;
+      }
+      shape.push_back(dim);
+    }
+    shapes[name] = std::move(shape);
+  }
+  return true;
 }

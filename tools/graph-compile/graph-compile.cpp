@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("graph-compile options");

@@ -9,7 +9,7 @@
 #ifndef GRAPH_RUN_BENCH_H
 #define GRAPH_RUN_BENCH_H
 
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 
 #include <cstdint>
 #include <vector>
@@ -17,6 +17,7 @@
 namespace graph_run {
 
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 struct Measurement {
   double compileMillis = 0;

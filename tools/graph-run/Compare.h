@@ -8,7 +8,7 @@
 #ifndef GRAPH_RUN_COMPARE_H
 #define GRAPH_RUN_COMPARE_H
 
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 
 #include <optional>
 #include <string>
@@ -16,6 +16,7 @@
 namespace graph_run {
 
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 /// Relative and absolute tolerance of the agreement check: folding
 /// batch_norm into conv weights reassociates the arithmetic.

@@ -20,9 +20,9 @@
 #include "Compare.h"
 
 #include "graph/Conversion/Passes.h"
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 #include "graph/Runtime/Errors.h"
-#include "graph/Runtime/ModelLoader.h"
+#include "graph/Compiler/ModelLoader.h"
 #include "graph/Runtime/Npy.h"
 #include "graph/Runtime/Profiler.h"
 #include "graph/Runtime/Session.h"
@@ -55,6 +55,7 @@
 
 using namespace graph_run;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("graph-run options");

@@ -16,7 +16,7 @@
 #ifndef GRAPH_DRIVER_DRIVER_H
 #define GRAPH_DRIVER_DRIVER_H
 
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 #include "graph/Transforms/Report.h"
 
 #include "mlir/Support/Timing.h"
@@ -51,7 +51,7 @@ void printSourceDiagnostic(const llvm::SMDiagnostic &diagnostic, void *stream);
 
 struct AheadOfTimeOptions {
   /// The passes, target and entry, as for the JIT.
-  runtime::CompileOptions compile;
+  compiler::CompileOptions compile;
   /// For an .onnx model: `NAME=AxBxC` each (or several joined by commas).
   /// An input named a second time starts another set of shapes: the
   /// library then holds one specialization per set (ModelABI.h), and the

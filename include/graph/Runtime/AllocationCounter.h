@@ -12,8 +12,8 @@
 #ifndef GRAPH_RUNTIME_ALLOCATIONCOUNTER_H
 #define GRAPH_RUNTIME_ALLOCATIONCOUNTER_H
 
-#include "llvm/ExecutionEngine/Orc/Core.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 
@@ -39,19 +39,15 @@ void resetAllocationStats();
 /// The counters since the last reset.
 AllocationStats getAllocationStats();
 
-/// The counting allocation functions under their C names (`malloc`, `free`,
-/// `aligned_alloc`, ..., and the `_mlir_memref_to_llvm_*` generic allocation
-/// functions), for `ExecutionEngine::registerSymbols`: defined in the JIT's
-/// main dylib, they take precedence over the process's symbols.
-llvm::orc::SymbolMap
-getAllocationSymbolMap(llvm::orc::MangleAndInterner interner);
-
 /// The counting version of the C allocation function `name` (`malloc`,
 /// `free`, ...), or null: for the allocation hooks of a shared library
 /// (ModelABI.h).
 void *getCountingAllocationFunction(llvm::StringRef name);
 
-/// The names that `getAllocationSymbolMap` defines.
+/// The C names of the counting allocation functions (`malloc`, `free`,
+/// `aligned_alloc`, ..., and the `_mlir_memref_to_llvm_*` generic allocation
+/// functions): the JIT defines them in its main dylib, where they take
+/// precedence over the process's symbols.
 llvm::ArrayRef<llvm::StringRef> getAllocationSymbolNames();
 
 } // namespace runtime

@@ -31,6 +31,11 @@ struct ModelSignature {
   llvm::SmallVector<TensorSpec> outputs;
 };
 
+/// Finds the tensor that NAME designates: a graph.name first, then
+/// `<prefix>N` (`arg2`, `result0`), then a plain position N.
+std::optional<size_t> findTensor(llvm::ArrayRef<TensorSpec> specs,
+                                 llvm::StringRef name, llvm::StringRef prefix);
+
 class Executable {
 public:
   virtual ~Executable();

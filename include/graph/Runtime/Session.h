@@ -2,11 +2,15 @@
 //-*-===//
 //
 // What the C API, the Python package and graph-run hold for a model file. A
-// model of static shapes is loaded once (ModelLoader.h). An ONNX model whose
-// inputs have symbolic dimensions (a batch `N`, a sequence length) is
-// specialized for each set of input shapes it is run with: compiled on first
-// use (through the compile cache, so a later session loads it in
-// milliseconds), then kept, the most recently used first, up to a bound.
+// model of static shapes is loaded once. A model whose inputs have symbolic
+// dimensions (a batch `N`, a sequence length) is specialized for each set of
+// input shapes it is run with: loaded (or compiled) on first use, then kept,
+// the most recently used first, up to a bound.
+//
+// Where the models come from is a ModelSource: a library made by
+// graph-compile (LibraryLoader.h: its specializations, chosen by shape), or
+// with the compiler linked in, an ONNX or MLIR model compiled through the
+// compile cache (graph/Compiler/ModelLoader.h).
 //
 // The declared signature names the symbols; a symbol that two inputs share
 // must have one value, and a dimension the model fixes must match.
@@ -17,7 +21,6 @@
 #define GRAPH_RUNTIME_SESSION_H
 
 #include "graph/Runtime/Executable.h"
-#include "graph/Runtime/ModelLoader.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -31,8 +34,6 @@
 #include <vector>
 
 namespace mlir {
-class MLIRContext;
-
 namespace graph {
 namespace runtime {
 
@@ -50,6 +51,9 @@ struct DeclaredTensor {
   llvm::SmallVector<int64_t> shape;
   /// The symbol of each dimension of kSymbolicDim, "" for the others.
   llvm::SmallVector<std::string> symbols;
+
+  /// A tensor of static shape as declared.
+  static DeclaredTensor fromSpec(const TensorSpec &spec);
 };
 
 struct DeclaredSignature {
@@ -62,44 +66,75 @@ struct DeclaredSignature {
 /// One set of input shapes, in input order.
 using InputShapes = std::vector<llvm::SmallVector<int64_t>>;
 
-/// The signature of the model file at `path` as it declares it: read from
-/// the file for an .onnx model (with `options.inputShapes` applied), None
-/// for other files, whose signature is static (load them to know it).
-/// Diagnostics about the model go to `diagnostics`.
-llvm::Expected<std::optional<DeclaredSignature>>
-readDeclaredSignature(MLIRContext &context, llvm::StringRef path,
-                      const LoadOptions &options,
-                      llvm::raw_ostream &diagnostics);
-
 /// Checks `shapes` against `signature` (one per input, its rank, the
 /// dimensions the model fixes, one value per symbol) and returns them as
-/// LoadOptions::inputShapes entries (`NAME=AxBxC`) for the inputs with
+/// ModelSource::load's `inputShapes` (`NAME=AxBxC`) for the inputs with
 /// symbolic dimensions. Errors name the input and what it expects.
 llvm::Expected<std::vector<std::string>>
 bindInputShapes(const DeclaredSignature &signature, const InputShapes &shapes);
 
-/// The values of an input that decides shapes, as LoadOptions::inputValues
-/// takes them (`NAME=v0,v1,...`): `data` holds the dense C-order elements
+/// The values of an input that decides shapes, as ModelSource::load takes
+/// them (`NAME=v0,v1,...`): `data` holds the dense C-order elements
 /// of `input` at `shape`. Errors for element types and sizes not taken.
 llvm::Expected<std::string> formatInputValues(const DeclaredTensor &input,
                                               llvm::ArrayRef<int64_t> shape,
                                               const void *data);
 
-/// A model compiled or loaded, with the context its code may refer to.
+/// How a model was obtained.
+struct LoadReport {
+  enum class Source { SharedLibrary, CacheHit, CacheMiss, JIT };
+  Source source = Source::JIT;
+  /// The cache entry, on a hit or a miss.
+  std::string cacheEntry;
+  /// Why the cache was not used although it was asked for (no directory,
+  /// an entry that could not be written), or empty.
+  std::string cacheProblem;
+  /// The compile time that made the code (for a cache hit, recorded when
+  /// the entry was made), and the time to load it from the cache (for a
+  /// miss, measured by loading the new entry once more), in milliseconds.
+  std::optional<double> coldMillis;
+  std::optional<double> warmMillis;
+};
+
+/// A model compiled or loaded, with what its code may refer to (the JIT's
+/// MLIR context), which outlives it.
 struct LoadedModel {
-  std::shared_ptr<MLIRContext> context;
+  std::shared_ptr<void> owner;
   std::unique_ptr<Executable> executable;
   LoadReport report;
   ~LoadedModel();
 };
 
+/// Where a session's models come from.
+class ModelSource {
+public:
+  virtual ~ModelSource();
+
+  /// The signature as the file declares it when its inputs may be symbolic
+  /// (an ONNX model, a library of several specializations); None for a
+  /// model whose signature is that of its one compiled form (load it to
+  /// know it). Errors carry the diagnostics about the model.
+  virtual llvm::Expected<std::optional<DeclaredSignature>>
+  readDeclaredSignature() = 0;
+
+  /// The model with `inputShapes` (`NAME=AxBxC` each) and the values of the
+  /// inputs that decide shapes (`NAME=v0,v1,...`, formatInputValues) fixed.
+  /// An InputValuesNeeded error names the inputs whose values it needs and
+  /// carries the diagnostics; other errors carry them in their message.
+  virtual llvm::Expected<std::shared_ptr<LoadedModel>>
+  load(const std::vector<std::string> &inputShapes,
+       const std::vector<std::string> &inputValues) = 0;
+};
+
 class Session {
 public:
-  /// Opens the model at `path`: a model of static shapes is loaded now; one
-  /// with symbolic input dimensions when it is first run at a shape. Errors
+  /// Opens the model of `source`: a model of static shapes is loaded now;
+  /// one with symbolic input dimensions when it is first run at a shape.
+  /// `inputShapes` (`NAME=AxBxC` each) fix inputs for every load. Errors
   /// carry the diagnostics about the model.
   static llvm::Expected<std::unique_ptr<Session>>
-  open(llvm::StringRef path, const LoadOptions &options,
+  open(std::unique_ptr<ModelSource> source,
+       std::vector<std::string> inputShapes = {},
        unsigned maxSpecializations = kDefaultMaxSpecializations);
 
   static constexpr unsigned kDefaultMaxSpecializations = 8;
@@ -134,16 +169,10 @@ public:
 private:
   Session() = default;
 
-  /// Loads the model with `inputShapes` and `inputValues` fixed
-  /// (LoadOptions). An InputValuesNeeded error carries the diagnostics.
-  llvm::Expected<std::shared_ptr<LoadedModel>>
-  load(const std::vector<std::string> &inputShapes,
-       const std::vector<std::string> &inputValues = {});
-
   /// What a specialization is made for.
   struct Key {
     InputShapes shapes;
-    /// LoadOptions::inputValues of the inputs that decide shapes.
+    /// The values of the inputs that decide shapes (formatInputValues).
     std::vector<std::string> values;
     bool operator==(const Key &other) const {
       return shapes == other.shapes && values == other.values;
@@ -153,8 +182,8 @@ private:
   /// Marks the inputs of `names` as deciding shapes; whether one was new.
   bool markShapeDeciding(llvm::ArrayRef<std::string> names);
 
-  std::string path;
-  LoadOptions options;
+  std::unique_ptr<ModelSource> source;
+  std::vector<std::string> inputShapes;
   unsigned maxSpecializations = kDefaultMaxSpecializations;
   DeclaredSignature declared;
   std::shared_ptr<LoadedModel> staticModel;

@@ -12,7 +12,7 @@
 #define GRAPH_RUNTIME_SHAREDLIBRARYMODEL_H
 
 #include "graph/Runtime/Executable.h"
-#include "graph/Runtime/ModelABI.h"
+#include "graph/Runtime/ModelMetadata.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,7 +23,7 @@ namespace mlir {
 namespace graph {
 namespace runtime {
 
-/// Reads graph_model_metadata (of specialization `index`, ModelABI.h) from
+/// Reads graph_model_metadata (of specialization `index`, ModelMetadata.h) from
 /// the shared library or object file at `path` without loading it. Errors
 /// say why the file is not a model this runtime can read.
 llvm::Expected<ModelMetadata> readModelMetadata(llvm::StringRef path,
@@ -43,12 +43,6 @@ public:
   static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
   load(llvm::StringRef path, bool countAllocations = true,
        unsigned specialization = 0);
-
-  /// Checks the object file made by graph-compile at `path`, links it into a
-  /// temporary shared library and loads that.
-  static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
-  loadObjectFile(llvm::StringRef path, bool countAllocations = true,
-                 unsigned specialization = 0);
 
   ~SharedLibraryModel() override;
 

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -22,8 +23,6 @@
 #include <string>
 
 namespace mlir {
-class Type;
-
 namespace graph {
 namespace runtime {
 
@@ -56,12 +55,14 @@ llvm::StringRef getNpyDescr(ElementType type);
 /// is one of ours and little-endian (or byte-sized).
 std::optional<ElementType> parseNpyDescr(llvm::StringRef descr);
 
-/// The element type of an MLIR scalar type: f16/f32/f64, signless or
-/// signed iN (N = 8, 16, 32, 64), unsigned uiN, i1 for bool.
-std::optional<ElementType> fromMLIRType(Type type);
-
 /// Formats a shape the way NumPy prints it: `()`, `(3,)`, `(2, 3)`.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Adds the shapes of `spec` (`NAME=AxBxC[,NAME=...]`, as --input-shape
+/// takes them) to `shapes`, or returns false with a message in `error`.
+bool parseInputShapes(llvm::StringRef spec,
+                      llvm::StringMap<llvm::SmallVector<int64_t>> &shapes,
+                      std::string &error);
 
 /// An input or output of a model: a static-shaped tensor.
 struct TensorSpec {

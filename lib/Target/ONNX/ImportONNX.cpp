@@ -13,6 +13,7 @@
 
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
+#include "graph/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -792,28 +793,5 @@ LogicalResult mlir::graph::parseONNXInputValues(StringRef spec,
 LogicalResult mlir::graph::parseONNXInputShapes(StringRef spec,
                                                 ONNXImportOptions &options,
                                                 std::string &error) {
-  SmallVector<StringRef> items;
-  spec.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    auto [name, dims] = item.rsplit('=');
-    if (!item.contains('=') || name.empty() || dims.empty()) {
-      error = "--input-shape expects NAME=DIMS such as x=1x3x224x224, got '" +
-              item.str() + "'";
-      return failure();
-    }
-    SmallVector<int64_t> shape;
-    SmallVector<StringRef> parts;
-    dims.split(parts, 'x');
-    for (StringRef part : parts) {
-      int64_t dim;
-      if (part.getAsInteger(10, dim) || dim < 1) {
-        error = "--input-shape " + item.str() +
-                ": dimensions are positive integers joined by 'x'";
-        return failure();
-      }
-      shape.push_back(dim);
-    }
-    options.inputShapes[name] = std::move(shape);
-  }
-  return success();
+  return success(runtime::parseInputShapes(spec, options.inputShapes, error));
 }

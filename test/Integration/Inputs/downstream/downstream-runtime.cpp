@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Runtime/CompiledModel.h"
-#include "graph/Runtime/ModelLoader.h"
+#include "graph/Compiler/CompiledModel.h"
+#include "graph/Compiler/ModelLoader.h"
 #include "graph/Runtime/SharedLibraryModel.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -17,6 +17,7 @@
 #include <cstring>
 
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 static std::vector<TensorBuffer> run(Executable &model) {
   std::vector<TensorBuffer> inputs;

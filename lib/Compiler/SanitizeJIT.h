@@ -21,7 +21,7 @@ class Module;
 
 namespace mlir {
 namespace graph {
-namespace runtime {
+namespace compiler {
 
 /// `transformer` followed, when graph-run is built with AddressSanitizer, by
 /// the AddressSanitizer instrumentation of every function defined in the
@@ -29,7 +29,7 @@ namespace runtime {
 std::function<llvm::Error(llvm::Module *)>
 withAddressSanitizer(std::function<llvm::Error(llvm::Module *)> transformer);
 
-} // namespace runtime
+} // namespace compiler
 } // namespace graph
 } // namespace mlir
 

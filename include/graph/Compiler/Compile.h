@@ -3,26 +3,29 @@
 // The steps every compilation takes, the JIT's (CompiledModel), the compile
 // cache's and graph-compile's alike, so that they produce the same code:
 //
-//   lowerToLLVMDialect   parse, graph-optimize, graph-lower-to-llvm, the ABI
-//                        of ModelABI.h
 //   createTargetMachine  the target CPU and features, PIC, LLVM's O3
+//                        (TargetMachine.cpp, with the compiler's version)
+//   lowerToLLVMDialect   parse, graph-optimize, graph-lower-to-llvm, the ABI
+//                        of ModelABI.h (Pipeline.cpp, with compileToObject)
 //   translateToLLVMIR    the LLVM dialect to an llvm::Module for that target
 //   optimizeLLVMIR       LLVM's O3 pipeline
 //   emitObject           machine code as an ELF object
 //   emitObjects          the module split into one part per core, each
 //                        optimized and generated on a thread of its own
-//   linkSharedLibrary    the object into a shared library (Debian's lld)
+//                        (these four: CodeGen.cpp)
+//   linkSharedLibrary    the object into a shared library (Debian's lld;
+//                        Link.cpp)
 //
 // Each step takes a TimingScope: `--timing` nests one timer per step (and
 // MLIR's pass timing under the lowering) in it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUNTIME_COMPILE_H
-#define GRAPH_RUNTIME_COMPILE_H
+#ifndef GRAPH_COMPILER_COMPILE_H
+#define GRAPH_COMPILER_COMPILE_H
 
-#include "graph/Runtime/CompiledModel.h"
-#include "graph/Runtime/ModelABI.h"
+#include "graph/Compiler/CompiledModel.h"
+#include "graph/Compiler/ModelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -43,7 +46,11 @@ class TargetMachine;
 
 namespace mlir {
 namespace graph {
-namespace runtime {
+namespace compiler {
+
+using runtime::ModelMetadata;
+using runtime::ModelSignature;
+using runtime::ProfiledKernel;
 
 /// Identifies the compiler that made some code: this build of the graph
 /// compiler (a hash of the binary or library that holds it) and the LLVM
@@ -135,8 +142,8 @@ llvm::Error linkObjectIntoSharedLibrary(llvm::ArrayRef<char> object,
                                         llvm::StringRef outputPath,
                                         llvm::StringRef soname);
 
-} // namespace runtime
+} // namespace compiler
 } // namespace graph
 } // namespace mlir
 
-#endif // GRAPH_RUNTIME_COMPILE_H
+#endif // GRAPH_COMPILER_COMPILE_H

@@ -7,12 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUNTIME_MODELLOADER_H
-#define GRAPH_RUNTIME_MODELLOADER_H
+#ifndef GRAPH_COMPILER_MODELLOADER_H
+#define GRAPH_COMPILER_MODELLOADER_H
 
-#include "graph/Runtime/Cache.h"
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/Cache.h"
+#include "graph/Compiler/CompiledModel.h"
 #include "graph/Runtime/Executable.h"
+#include "graph/Runtime/Session.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
@@ -25,7 +26,10 @@
 
 namespace mlir {
 namespace graph {
-namespace runtime {
+namespace compiler {
+
+using runtime::Executable;
+using runtime::LoadReport;
 
 struct LoadOptions {
   CompileOptions compile;
@@ -40,22 +44,6 @@ struct LoadOptions {
   uint64_t cacheSizeLimit = kDefaultCacheSizeLimit;
 };
 
-/// How a model was obtained.
-struct LoadReport {
-  enum class Source { SharedLibrary, CacheHit, CacheMiss, JIT };
-  Source source = Source::JIT;
-  /// The cache entry, on a hit or a miss.
-  std::string cacheEntry;
-  /// Why the cache was not used although it was asked for (no directory,
-  /// an entry that could not be written), or empty.
-  std::string cacheProblem;
-  /// The compile time that made the code (for a cache hit, recorded when
-  /// the entry was made), and the time to load it from the cache (for a
-  /// miss, measured by loading the new entry once more), in milliseconds.
-  std::optional<double> coldMillis;
-  std::optional<double> warmMillis;
-};
-
 /// Loads or compiles the model at `path` into `context` (which must have
 /// the dialects of registerCompilerDialects). Diagnostics about the model
 /// are printed to `diagnostics`; errors to report are returned.
@@ -64,8 +52,24 @@ loadModel(MLIRContext &context, llvm::StringRef path,
           const LoadOptions &options, TimingScope &timing, LoadReport &report,
           llvm::raw_ostream &diagnostics = llvm::errs());
 
-} // namespace runtime
+/// The signature of the model file at `path` as it declares it: read from
+/// the file for an .onnx model (with `options.inputShapes` applied) and for
+/// a library of several specializations, None for other files, whose
+/// signature is static (load them to know it). Diagnostics about the model
+/// go to `diagnostics`.
+llvm::Expected<std::optional<runtime::DeclaredSignature>>
+readDeclaredSignature(MLIRContext &context, llvm::StringRef path,
+                      const LoadOptions &options,
+                      llvm::raw_ostream &diagnostics);
+
+/// A session over the model at `path` (runtime/Session.h): a library made by
+/// graph-compile, or a model compiled through loadModel with `options`.
+llvm::Expected<std::unique_ptr<runtime::Session>> openSession(
+    llvm::StringRef path, const LoadOptions &options,
+    unsigned maxSpecializations = runtime::Session::kDefaultMaxSpecializations);
+
+} // namespace compiler
 } // namespace graph
 } // namespace mlir
 
-#endif // GRAPH_RUNTIME_MODELLOADER_H
+#endif // GRAPH_COMPILER_MODELLOADER_H

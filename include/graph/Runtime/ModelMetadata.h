@@ -1,4 +1,4 @@
-//===- ModelABI.h - The C entry ABI of a compiled model ---------*- C++ -*-===//
+//===- ModelMetadata.h - The C entry ABI of a compiled model ----*- C++ -*-===//
 //
 // Every compiled model, JIT-compiled or ahead of time, exports the same
 // symbols, and nothing else:
@@ -29,14 +29,15 @@
 // (weak definitions, one per function). A loader that knows one model sees
 // specialization 0.
 //
+// The loader's side of the ABI: the symbols' names and the metadata. The
+// compiler adds them to a module (graph/Compiler/ModelABI.h).
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUNTIME_MODELABI_H
-#define GRAPH_RUNTIME_MODELABI_H
+#ifndef GRAPH_RUNTIME_MODELMETADATA_H
+#define GRAPH_RUNTIME_MODELMETADATA_H
 
 #include "graph/Runtime/Executable.h"
-
-#include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -75,6 +76,10 @@ struct ModelMetadata {
   std::string cpu;
   /// The features the code may use, LLVM's names without `+`, sorted.
   std::vector<std::string> features;
+  /// The target as the compiler describes it (CPUTarget::describe): the
+  /// ISA and register tiles the code was made for. Empty in libraries of
+  /// older compilers.
+  std::string targetDescription;
   /// The bytes of the model's arena (graph-plan-buffers): allocated once,
   /// when the code is loaded, and used by every run.
   uint64_t arenaBytes = 0;
@@ -101,23 +106,6 @@ llvm::Expected<ModelMetadata> parseModelMetadata(llvm::StringRef text);
 llvm::Expected<std::vector<std::string>>
 getMissingHostFeatures(const ModelMetadata &metadata);
 
-/// Checks that the lowered `@entry` (an llvm.func) takes one memref per
-/// tensor of `signature`, inputs then outputs, and returns nothing, then
-/// adds the ABI above to `module`: graph_model_run calling it, the metadata,
-/// the allocation hooks, and internal linkage for everything else. Errors at
-/// an op go through the context's diagnostic handlers (a ReportedError).
-llvm::Error addModelABI(ModuleOp module, llvm::StringRef entry,
-                        const ModelMetadata &metadata);
-
-/// A C header for code that links a compiled model: the declarations of the
-/// ABI and, for every input and output, macros with its index, name, element
-/// type, rank, shape and size. `source` names the model in a comment. For a
-/// library of several specializations (`specializations` in order), also
-/// their run functions and shapes, and graph_model_run_shaped, which runs
-/// the one for the shapes it is given.
-std::string generateCHeader(llvm::ArrayRef<ModelMetadata> specializations,
-                            llvm::StringRef source);
-
 /// The C allocation functions that get a graph_model_hook_ symbol.
 llvm::ArrayRef<llvm::StringRef> getHookedAllocationFunctions();
 
@@ -125,4 +113,4 @@ llvm::ArrayRef<llvm::StringRef> getHookedAllocationFunctions();
 } // namespace graph
 } // namespace mlir
 
-#endif // GRAPH_RUNTIME_MODELABI_H
+#endif // GRAPH_RUNTIME_MODELMETADATA_H

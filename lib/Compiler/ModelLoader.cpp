@@ -1,14 +1,17 @@
 //===- ModelLoader.cpp - Get a runnable model from a file -----------------===//
 
-#include "graph/Runtime/ModelLoader.h"
+#include "graph/Compiler/ModelLoader.h"
 
-#include "graph/Runtime/Compile.h"
+#include "graph/Compiler/Compile.h"
 #include "graph/Runtime/Errors.h"
+#include "graph/Runtime/LibraryLoader.h"
 #include "graph/Runtime/SharedLibraryModel.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,6 +24,7 @@
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 static double millisSince(std::chrono::steady_clock::time_point start) {
   std::chrono::duration<double, std::milli> elapsed =
@@ -31,7 +35,7 @@ static double millisSince(std::chrono::steady_clock::time_point start) {
 namespace {
 /// The model file read and compiled in `context`, with its diagnostics
 /// printed: ONNX models are imported first.
-struct ModelSource {
+struct ModelFile {
   llvm::SourceMgr sourceMgr;
   std::optional<SourceMgrDiagnosticHandler> diagnostics;
   std::optional<ONNXDiagnosticHandler> onnxDiagnostics;
@@ -73,69 +77,37 @@ loadTemporaryLibrary(llvm::ArrayRef<char> object) {
   return model;
 }
 
-/// The specialization of the library at `path` whose inputs have the shapes
-/// `inputShapes` give, or an error naming those it holds.
-static llvm::Expected<unsigned>
-selectSpecialization(llvm::StringRef path,
-                     llvm::ArrayRef<std::string> inputShapes) {
-  llvm::Expected<ModelMetadata> first = readModelMetadata(path);
-  if (!first)
-    return first.takeError();
-  if (first->numSpecializations <= 1)
-    return makeError("--input-shape applies to .onnx models only; '" + path +
-                     "' is compiled already");
-  ONNXImportOptions wanted;
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    if (failed(parseONNXInputShapes(spec, wanted, error)))
-      return makeError(error);
+/// The object file made by graph-compile at `path`, checked, linked into a
+/// temporary library and loaded: the specialization for `inputShapes`.
+static llvm::Expected<std::unique_ptr<SharedLibraryModel>>
+loadObjectFile(llvm::StringRef path, llvm::ArrayRef<std::string> inputShapes) {
+  // The same checks as for a library, before anything is linked.
+  llvm::Expected<unsigned> specialization =
+      selectSpecialization(path, inputShapes);
+  if (!specialization)
+    return specialization.takeError();
+  llvm::Expected<ModelMetadata> metadata =
+      readModelMetadata(path, *specialization);
+  if (!metadata)
+    return metadata.takeError();
+  llvm::SmallString<256> library;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("graph-model", "so", library))
+    return makeError("cannot create a temporary file: " + ec.message());
+  llvm::Error linked =
+      linkSharedLibrary(path, library, llvm::sys::path::filename(library));
+  if (linked) {
+    llvm::sys::fs::remove(library);
+    return std::move(linked);
   }
-  const auto &inputs = first->signature.inputs;
-  for (const auto &entry : wanted.inputShapes)
-    if (!findTensor(inputs, entry.getKey(), "arg"))
-      return makeError("--input-shape names '" + entry.getKey() +
-                       "', which is not an input of '" + path + "'");
-  // An input that some specialization binds, named with its shape.
-  auto describe = [&](const ModelSignature &signature) {
-    llvm::SmallVector<std::string> shapes;
-    for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-      bool bound =
-          i >= first->inputSymbols.size() ||
-          llvm::any_of(first->inputSymbols[i],
-                       [](const std::string &s) { return !s.empty(); });
-      if (!bound)
-        continue;
-      llvm::SmallVector<std::string> dims;
-      for (int64_t dim : spec.shape)
-        dims.push_back(std::to_string(dim));
-      shapes.push_back(spec.name + "=" + llvm::join(dims, "x"));
-    }
-    return llvm::join(shapes, ",");
-  };
-  llvm::SmallVector<std::string> held;
-  for (unsigned i = 0; i < first->numSpecializations; ++i) {
-    llvm::Expected<ModelMetadata> metadata =
-        i == 0 ? llvm::Expected<ModelMetadata>(*first)
-               : readModelMetadata(path, i);
-    if (!metadata)
-      return metadata.takeError();
-    bool matches = llvm::all_of(wanted.inputShapes, [&](const auto &entry) {
-      std::optional<size_t> index =
-          findTensor(metadata->signature.inputs, entry.getKey(), "arg");
-      return index && llvm::ArrayRef<int64_t>(
-                          metadata->signature.inputs[*index].shape) ==
-                          llvm::ArrayRef<int64_t>(entry.getValue());
-    });
-    if (matches)
-      return i;
-    held.push_back(describe(metadata->signature));
-  }
-  return makeError("'" + path + "' holds no specialization for " +
-                   llvm::join(inputShapes, ",") + "; it holds " +
-                   llvm::join(held, "; "));
+  // Loaded, the library needs no file.
+  llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
+      SharedLibraryModel::load(library, true, *specialization);
+  llvm::sys::fs::remove(library);
+  return model;
 }
 
-llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
+llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
     MLIRContext &context, llvm::StringRef path, const LoadOptions &options,
     TimingScope &timing, LoadReport &report, llvm::raw_ostream &diagnostics) {
   auto start = std::chrono::steady_clock::now();
@@ -143,15 +115,6 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
 
   bool objectFile = isObjectFile(path);
   if (objectFile || isSharedLibrary(path)) {
-    // In a library of several specializations, the shapes choose one.
-    unsigned specialization = 0;
-    if (!options.inputShapes.empty()) {
-      llvm::Expected<unsigned> selected =
-          selectSpecialization(path, options.inputShapes);
-      if (!selected)
-        return selected.takeError();
-      specialization = *selected;
-    }
     if (options.compile.profile)
       return makeError("cannot profile '" + path +
                        "': it is compiled already, without the profiler's "
@@ -160,10 +123,10 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     report.source = LoadReport::Source::SharedLibrary;
     TimingScope loadTimer = timing.nest(objectFile ? "link and load object file"
                                                    : "load shared library");
+    // In a library of several specializations, the shapes choose one.
     llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
-        objectFile
-            ? SharedLibraryModel::loadObjectFile(path, true, specialization)
-            : SharedLibraryModel::load(path, true, specialization);
+        objectFile ? loadObjectFile(path, options.inputShapes)
+                   : loadLibrary(path, options.inputShapes);
     if (!model)
       return model.takeError();
     if ((*model)->getMetadata().entry != options.compile.entry &&
@@ -198,7 +161,7 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
     report.cacheProblem = "profiled code is compiled by the JIT, not cached";
   if (!options.useCache || !report.cacheProblem.empty()) {
     report.source = LoadReport::Source::JIT;
-    ModelSource source;
+    ModelFile source;
     if (llvm::Error error =
             source.read(context, path, options, timing, diagnostics))
       return error;
@@ -253,7 +216,7 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
 
   // A miss: compile ahead of time into a new entry, then load it.
   report.source = LoadReport::Source::CacheMiss;
-  ModelSource source;
+  ModelFile source;
   if (llvm::Error error =
           source.read(context, path, options, timing, diagnostics))
     return error;
@@ -312,4 +275,148 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::runtime::loadModel(
   (*model)->setCompileMillis(millisSince(start));
   report.coldMillis = cold + *report.warmMillis;
   return std::move(*model);
+}
+
+//===----------------------------------------------------------------------===//
+// Sessions
+//===----------------------------------------------------------------------===//
+
+static std::shared_ptr<MLIRContext> createContext() {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  auto context = std::make_shared<MLIRContext>(registry);
+  // Errors point at the source; a dump of the lowered function would drown
+  // them.
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+
+/// `error` with the diagnostics printed while it happened: a ReportedError
+/// becomes their text, other errors follow it.
+static llvm::Error withDiagnostics(llvm::Error error,
+                                   llvm::StringRef diagnostics) {
+  std::string message;
+  llvm::handleAllErrors(
+      std::move(error), [&](const ReportedError &) {},
+      [&](const llvm::ErrorInfoBase &info) { message = info.message(); });
+  llvm::StringRef reported = diagnostics.trim();
+  if (reported.empty())
+    return makeError(message.empty() ? "the model could not be loaded"
+                                     : message);
+  return makeError(message.empty() ? reported : reported + "\n" + message);
+}
+
+/// The names of an InputValuesNeeded `error` (with the diagnostics printed
+/// while it happened), or `error` with its diagnostics.
+static llvm::Error keepNeededValues(llvm::Error error,
+                                    llvm::StringRef diagnostics) {
+  std::vector<std::string> names;
+  llvm::Error rest = llvm::handleErrors(
+      std::move(error),
+      [&](const InputValuesNeeded &needed) { names = needed.names; });
+  if (rest)
+    return withDiagnostics(std::move(rest), diagnostics);
+  return llvm::make_error<InputValuesNeeded>(std::move(names),
+                                             diagnostics.trim().str());
+}
+
+static DeclaredTensor declare(const ONNXDeclaredValue &value) {
+  DeclaredTensor tensor;
+  tensor.name = value.name;
+  if (value.elementType)
+    tensor.elementType = fromMLIRType(value.elementType);
+  tensor.ranked = value.hasShape;
+  for (auto [dim, symbol] : llvm::zip_equal(value.shape, value.symbols)) {
+    tensor.shape.push_back(ShapedType::isDynamic(dim) ? kSymbolicDim : dim);
+    tensor.symbols.push_back(symbol);
+  }
+  return tensor;
+}
+
+llvm::Expected<std::optional<DeclaredSignature>>
+mlir::graph::compiler::readDeclaredSignature(MLIRContext &context,
+                                             llvm::StringRef path,
+                                             const LoadOptions &options,
+                                             llvm::raw_ostream &diagnostics) {
+  if (isSharedLibrary(path) || isObjectFile(path))
+    return readLibrarySignature(path, options.inputShapes);
+  if (!path.ends_with_insensitive(".onnx"))
+    return std::nullopt;
+  ONNXImportOptions importOptions;
+  for (const std::string &spec : options.inputShapes) {
+    std::string error;
+    if (failed(parseONNXInputShapes(spec, importOptions, error)))
+      return makeError(error);
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return makeError("cannot read '" + path +
+                     "': " + file.getError().message());
+  ONNXDiagnosticHandler handler(&context, diagnostics);
+  FailureOr<ONNXSignature> signature =
+      readONNXSignature((*file)->getMemBufferRef(), &context, importOptions);
+  if (failed(signature))
+    return makeReportedError();
+  DeclaredSignature declared;
+  for (const ONNXDeclaredValue &input : signature->inputs)
+    declared.inputs.push_back(declare(input));
+  for (const ONNXDeclaredValue &output : signature->outputs)
+    declared.outputs.push_back(declare(output));
+  return declared;
+}
+
+namespace {
+/// The models of a file that may need compiling: each load through
+/// loadModel, in a context of its own that the code keeps.
+class CompilingSource : public ModelSource {
+public:
+  CompilingSource(llvm::StringRef path, const LoadOptions &options)
+      : path(path.str()), options(options) {}
+
+  llvm::Expected<std::optional<DeclaredSignature>>
+  readDeclaredSignature() override {
+    std::shared_ptr<MLIRContext> context = createContext();
+    std::string diagnostics;
+    llvm::raw_string_ostream os(diagnostics);
+    llvm::Expected<std::optional<DeclaredSignature>> declared =
+        compiler::readDeclaredSignature(*context, path, options, os);
+    if (!declared)
+      return withDiagnostics(declared.takeError(), diagnostics);
+    return declared;
+  }
+
+  llvm::Expected<std::shared_ptr<LoadedModel>>
+  load(const std::vector<std::string> &inputShapes,
+       const std::vector<std::string> &inputValues) override {
+    auto model = std::make_shared<LoadedModel>();
+    std::shared_ptr<MLIRContext> context = createContext();
+    model->owner = context;
+    LoadOptions loadOptions = options;
+    loadOptions.inputShapes = inputShapes;
+    loadOptions.inputValues = inputValues;
+    std::string diagnostics;
+    llvm::raw_string_ostream os(diagnostics);
+    TimingScope noTiming;
+    llvm::Expected<std::unique_ptr<Executable>> executable =
+        loadModel(*context, path, loadOptions, noTiming, model->report, os);
+    if (!executable)
+      return keepNeededValues(executable.takeError(), diagnostics);
+    model->executable = std::move(*executable);
+    return model;
+  }
+
+private:
+  std::string path;
+  LoadOptions options;
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<Session>>
+mlir::graph::compiler::openSession(llvm::StringRef path,
+                                   const LoadOptions &options,
+                                   unsigned maxSpecializations) {
+  return Session::open(std::make_unique<CompilingSource>(path, options),
+                       options.inputShapes, maxSpecializations);
 }

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUNTIME_COMPILEDMODEL_H
-#define GRAPH_RUNTIME_COMPILEDMODEL_H
+#ifndef GRAPH_COMPILER_COMPILEDMODEL_H
+#define GRAPH_COMPILER_COMPILEDMODEL_H
 
 #include "graph/Runtime/Errors.h"
 #include "graph/Runtime/Executable.h"
@@ -42,16 +42,20 @@ namespace mlir {
 class DialectRegistry;
 
 namespace graph {
-namespace runtime {
+namespace compiler {
+
+using runtime::ElementType;
+using runtime::Executable;
+using runtime::ModelSignature;
+using runtime::TensorSpec;
 
 /// Reads the signature of `@entry`, or fails with an error naming the
 /// function or the tensor.
 llvm::Expected<ModelSignature> readSignature(ModuleOp module, StringRef entry);
 
-/// Finds the tensor that NAME designates: a graph.name first, then
-/// `<prefix>N` (`arg2`, `result0`), then a plain position N.
-std::optional<size_t> findTensor(llvm::ArrayRef<TensorSpec> specs,
-                                 llvm::StringRef name, llvm::StringRef prefix);
+/// The element type of an MLIR scalar type: f16/f32/f64, signless or
+/// signed iN (N = 8, 16, 32, 64), unsigned uiN, i1 for bool.
+std::optional<runtime::ElementType> fromMLIRType(Type type);
 
 /// How to compile.
 struct CompileOptions {
@@ -126,8 +130,8 @@ private:
   int (*runFn)(const void *const *, void *const *) = nullptr;
 };
 
-} // namespace runtime
+} // namespace compiler
 } // namespace graph
 } // namespace mlir
 
-#endif // GRAPH_RUNTIME_COMPILEDMODEL_H
+#endif // GRAPH_COMPILER_COMPILEDMODEL_H

@@ -1,8 +1,8 @@
 //===- Cache.cpp - Compiled models kept between runs ----------------------===//
 
-#include "graph/Runtime/Cache.h"
+#include "graph/Compiler/Cache.h"
 
-#include "graph/Runtime/Compile.h"
+#include "graph/Compiler/Compile.h"
 #include "graph/Runtime/Errors.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -20,6 +20,7 @@
 #include <cstring>
 
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 /// Changes with the entry format and the key's contents.
 static constexpr llvm::StringLiteral kKeyVersion = "graph-cache 1";
@@ -37,7 +38,7 @@ struct Trailer {
 static_assert(sizeof(Trailer) == 64, "the trailer has a fixed layout");
 } // namespace
 
-std::string mlir::graph::runtime::getDefaultCacheDirectory() {
+std::string mlir::graph::compiler::getDefaultCacheDirectory() {
   llvm::SmallString<256> path;
   if (std::optional<std::string> xdg =
           llvm::sys::Process::GetEnv("XDG_CACHE_HOME");

@@ -13,7 +13,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
 
-using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GRAPH_RUN_ASAN 1
@@ -48,7 +48,7 @@ static void instrument(llvm::Module &module) {
 #endif
 
 std::function<llvm::Error(llvm::Module *)>
-mlir::graph::runtime::withAddressSanitizer(
+mlir::graph::compiler::withAddressSanitizer(
     std::function<llvm::Error(llvm::Module *)> transformer) {
 #ifdef GRAPH_RUN_ASAN
   return [transformer](llvm::Module *module) -> llvm::Error {

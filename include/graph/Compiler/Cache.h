@@ -15,10 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPH_RUNTIME_CACHE_H
-#define GRAPH_RUNTIME_CACHE_H
+#ifndef GRAPH_COMPILER_CACHE_H
+#define GRAPH_COMPILER_CACHE_H
 
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 #include "graph/Runtime/SharedLibraryModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -35,7 +35,9 @@ class TargetMachine;
 
 namespace mlir {
 namespace graph {
-namespace runtime {
+namespace compiler {
+
+using runtime::SharedLibraryModel;
 
 /// $XDG_CACHE_HOME/graph, else $HOME/.cache/graph; empty when neither is
 /// set.
@@ -85,8 +87,8 @@ private:
   uint64_t sizeLimit;
 };
 
-} // namespace runtime
+} // namespace compiler
 } // namespace graph
 } // namespace mlir
 
-#endif // GRAPH_RUNTIME_CACHE_H
+#endif // GRAPH_COMPILER_CACHE_H

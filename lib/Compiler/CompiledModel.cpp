@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Runtime/CompiledModel.h"
+#include "graph/Compiler/CompiledModel.h"
 
 #include "SanitizeJIT.h"
-#include "graph/Runtime/Compile.h"
-#include "graph/Runtime/ModelABI.h"
+#include "graph/Compiler/Compile.h"
+#include "graph/Compiler/ModelABI.h"
 
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
@@ -59,6 +59,7 @@
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::runtime;
+using namespace mlir::graph::compiler;
 
 static constexpr llvm::StringLiteral kNameAttr = "graph.name";
 
@@ -66,7 +67,12 @@ static constexpr llvm::StringLiteral kNameAttr = "graph.name";
 /// functions: memref.copy between non-contiguous views becomes `memrefCopy`.
 static llvm::orc::SymbolMap
 getRuntimeSymbolMap(llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap symbols = getAllocationSymbolMap(interner);
+  llvm::orc::SymbolMap symbols;
+  // The counting allocation functions, under the C library's names.
+  for (llvm::StringRef name : getAllocationSymbolNames())
+    symbols[interner(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(getCountingAllocationFunction(name)),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   symbols[interner("memrefCopy")] = {
       llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
@@ -119,23 +125,36 @@ static FailureOr<TensorSpec> describeTensor(func::FuncOp func, Type type,
   return spec;
 }
 
-std::optional<size_t>
-mlir::graph::runtime::findTensor(llvm::ArrayRef<TensorSpec> specs,
-                                 llvm::StringRef name, llvm::StringRef prefix) {
-  for (auto [i, spec] : llvm::enumerate(specs))
-    if (spec.name == name)
-      return i;
-  llvm::StringRef digits = name;
-  digits.consume_front(prefix);
-  size_t index;
-  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
-      !digits.getAsInteger(10, index) && index < specs.size())
-    return index;
-  return std::nullopt;
+std::optional<ElementType> mlir::graph::compiler::fromMLIRType(Type type) {
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isF64())
+    return ElementType::F64;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return std::nullopt;
+  unsigned width = integer.getWidth();
+  if (width == 1 && !integer.isUnsigned())
+    return ElementType::Bool;
+  bool isUnsigned = integer.isUnsigned();
+  switch (width) {
+  case 8:
+    return isUnsigned ? ElementType::U8 : ElementType::I8;
+  case 16:
+    return isUnsigned ? ElementType::U16 : ElementType::I16;
+  case 32:
+    return isUnsigned ? ElementType::U32 : ElementType::I32;
+  case 64:
+    return isUnsigned ? ElementType::U64 : ElementType::I64;
+  default:
+    return std::nullopt;
+  }
 }
 
 llvm::Expected<ModelSignature>
-mlir::graph::runtime::readSignature(ModuleOp module, StringRef entry) {
+mlir::graph::compiler::readSignature(ModuleOp module, StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
     std::string message = ("no function @" + entry + " in the module").str();
@@ -404,7 +423,8 @@ void CompiledModel::warmUp(MLIRContext &context,
 // Loading models
 //===----------------------------------------------------------------------===//
 
-void mlir::graph::runtime::registerCompilerDialects(DialectRegistry &registry) {
+void mlir::graph::compiler::registerCompilerDialects(
+    DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -455,7 +475,7 @@ importONNXToBytecode(const llvm::MemoryBuffer &file,
   return bytecode;
 }
 
-llvm::Error mlir::graph::runtime::loadModelFile(
+llvm::Error mlir::graph::compiler::loadModelFile(
     llvm::StringRef path, llvm::ArrayRef<std::string> inputShapes,
     llvm::SourceMgr &sourceMgr, llvm::raw_ostream &diagnostics,
     llvm::ArrayRef<std::string> inputValues) {
