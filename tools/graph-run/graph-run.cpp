@@ -19,14 +19,15 @@
 #include "Bench.h"
 #include "Compare.h"
 
-#include "graph/Conversion/Passes.h"
 #include "graph/Compiler/CompiledModel.h"
-#include "graph/Runtime/Errors.h"
 #include "graph/Compiler/ModelLoader.h"
+#include "graph/Conversion/Passes.h"
+#include "graph/Runtime/Errors.h"
 #include "graph/Runtime/Npy.h"
 #include "graph/Runtime/Profiler.h"
 #include "graph/Runtime/Session.h"
 #include "graph/Runtime/SharedLibraryModel.h"
+#include "graph/Runtime/TensorFiles.h"
 #include "graph/Runtime/Threads.h"
 #include "graph/Target/ONNX/ImportONNX.h"
 #include "graph/Transforms/Passes.h"
@@ -200,107 +201,16 @@ static llvm::raw_ostream &error() {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-static std::string listNames(llvm::ArrayRef<TensorSpec> specs) {
-  llvm::SmallVector<std::string> names;
-  for (const TensorSpec &spec : specs)
-    names.push_back("'" + spec.name + "'");
-  return names.empty() ? "none" : llvm::join(names, ", ");
-}
-
-static std::string describeInput(const ModelSignature &signature,
-                                 size_t index) {
-  return "input '" + signature.inputs[index].name + "' (argument " +
-         std::to_string(index) + ")";
-}
-
-/// The bits of an f16 holding `value`, a float that f16 represents exactly
-/// (a normal number or zero).
-static uint16_t halfBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if ((bits & 0x7fffffff) == 0)
-    return uint16_t(bits >> 16);
-  uint32_t sign = (bits >> 16) & 0x8000;
-  int32_t exponent = int32_t((bits >> 23) & 0xff) - 127 + 15;
-  uint32_t mantissa = (bits >> 13) & 0x3ff;
-  return uint16_t(sign | (uint32_t(exponent) << 10) | mantissa);
-}
-
-/// Fills a float tensor with graph-run's documented random values.
-/// Integer and boolean tensors get small random integers (0 to 9; 0 or 1).
-static void fillRandom(TensorBuffer &buffer, std::mt19937 &generator) {
-  switch (buffer.getElementType()) {
-  case ElementType::F32:
-    // The mapping from the generator's 32-bit draws to floats is written
-    // out, not std::uniform_real_distribution, whose algorithm the C++
-    // standard leaves to the library: the same seed gives the same inputs
-    // everywhere. (x >> 8) * 2^-23 is a multiple of 2^-23 in [0, 2), so
-    // subtracting 1 is exact.
-    for (float &value : buffer.values<float>())
-      value = float(generator() >> 8) * 0x1p-23f - 1.0f;
-    return;
-  case ElementType::F64:
-    for (double &value : buffer.values<double>())
-      value = double(generator() >> 8) * 0x1p-23 - 1.0;
-    return;
-  case ElementType::Bool:
-    for (char &value : buffer.bytes())
-      value = char(generator() >> 31);
-    return;
-  default: {
-    // Integers (and f16, as its bits would make no sense): small values
-    // that every element type holds, as little-endian bytes.
-    unsigned size = getByteSize(buffer.getElementType());
-    llvm::MutableArrayRef<char> bytes = buffer.bytes();
-    bool isHalf = buffer.getElementType() == ElementType::F16;
-    for (int64_t i = 0; i < buffer.size(); ++i) {
-      uint32_t draw = generator() % 10;
-      // f16: draw / 8 as a half, exact (multiples of 1/8 below 2).
-      uint64_t bits = isHalf ? halfBits(float(draw) / 8) : uint64_t(draw);
-      for (unsigned b = 0; b < size; ++b)
-        bytes[i * size + b] = char((bits >> (8 * b)) & 0xff);
-    }
-    return;
-  }
-  }
-}
-
 /// The file given for each input (positionally, or with --input), if any.
 static mlir::FailureOr<std::vector<std::optional<std::string>>>
 resolveInputFiles(llvm::ArrayRef<TensorSpec> specs) {
-  size_t numInputs = specs.size();
-  std::vector<std::optional<std::string>> files(numInputs);
-  if (positionalInputs.size() > numInputs) {
-    error() << positionalInputs.size() << " input files given, but @" << entry
-            << " takes " << numInputs
-            << (numInputs == 1 ? " input\n" : " inputs\n");
+  llvm::Expected<std::vector<std::optional<std::string>>> files =
+      assignInputFiles(specs, positionalInputs, inputs, entry);
+  if (!files) {
+    printError(files.takeError(), "graph-run");
     return mlir::failure();
   }
-  for (auto [i, file] : llvm::enumerate(positionalInputs))
-    files[i] = file;
-  for (const std::string &option : inputs) {
-    auto [name, file] = llvm::StringRef(option).split('=');
-    if (!llvm::StringRef(option).contains('=') || name.empty() ||
-        file.empty()) {
-      error() << "--input expects NAME=FILE.npy, got '" << option
-              << "' (give inputs in argument order as files after the "
-                 "model)\n";
-      return mlir::failure();
-    }
-    std::optional<size_t> index = findTensor(specs, name, "arg");
-    if (!index) {
-      error() << "unknown input '" << name << "': @" << entry << " has inputs "
-              << listNames(specs) << "\n";
-      return mlir::failure();
-    }
-    if (files[*index]) {
-      error() << "input '" << specs[*index].name << "' (argument " << *index
-              << ") is given twice\n";
-      return mlir::failure();
-    }
-    files[*index] = file.str();
-  }
-  return files;
+  return std::move(*files);
 }
 
 /// For an ONNX model whose inputs have symbolic dimensions: their sizes,
@@ -425,178 +335,37 @@ valuesFromFiles(const DeclaredSignature &declared,
 static mlir::FailureOr<std::vector<TensorBuffer>>
 loadInputs(const ModelSignature &signature,
            std::vector<std::optional<NpyArray>> &preloaded) {
-  size_t numInputs = signature.inputs.size();
-  mlir::FailureOr<std::vector<std::optional<std::string>>> resolved =
+  mlir::FailureOr<std::vector<std::optional<std::string>>> files =
       resolveInputFiles(signature.inputs);
-  if (failed(resolved))
+  if (failed(files))
     return mlir::failure();
-  std::vector<std::optional<std::string>> &files = *resolved;
-
-  std::vector<TensorBuffer> buffers;
-  bool anyGiven = llvm::any_of(files, [](auto &file) { return bool(file); });
-  if (!anyGiven) {
-    std::mt19937 generator(seed);
-    for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-      TensorBuffer &buffer = buffers.emplace_back(spec);
-      if (!buffer.isAllocated()) {
-        error() << "cannot allocate " << spec.getByteSize() << " bytes for "
-                << describeInput(signature, i) << "\n";
-        return mlir::failure();
-      }
-      fillRandom(buffer, generator);
-    }
-    return buffers;
+  bool anyGiven = llvm::any_of(*files, [](auto &file) { return bool(file); });
+  llvm::Expected<std::vector<TensorBuffer>> buffers =
+      anyGiven ? readInputFiles(signature, *files, preloaded)
+               : makeRandomInputs(signature, seed);
+  if (!buffers) {
+    printError(buffers.takeError(), "graph-run");
+    return mlir::failure();
   }
-
-  for (size_t i = 0; i < numInputs; ++i) {
-    const TensorSpec &spec = signature.inputs[i];
-    if (!files[i]) {
-      error() << "missing " << describeInput(signature, i) << " of shape "
-              << formatShape(spec.shape) << "\n";
-      return mlir::failure();
-    }
-    llvm::Expected<NpyArray> array = i < preloaded.size() && preloaded[i]
-                                         ? std::move(*preloaded[i])
-                                         : readNpy(*files[i]);
-    if (!array) {
-      error() << describeInput(signature, i) << ": '" << *files[i]
-              << "': " << llvm::toString(array.takeError()) << "\n";
-      return mlir::failure();
-    }
-    if (array->buffer.getElementType() != spec.elementType) {
-      error() << describeInput(signature, i) << ": '" << *files[i] << "' holds "
-              << getName(array->buffer.getElementType()) << " ('"
-              << getNpyDescr(array->buffer.getElementType()) << "'), expected "
-              << getName(spec.elementType) << " ('"
-              << getNpyDescr(spec.elementType) << "')\n";
-      return mlir::failure();
-    }
-    if (llvm::ArrayRef<int64_t>(array->shape) !=
-        llvm::ArrayRef<int64_t>(spec.shape)) {
-      error() << describeInput(signature, i) << ": '" << *files[i]
-              << "' has shape " << formatShape(array->shape) << ", expected "
-              << formatShape(spec.shape) << "\n";
-      return mlir::failure();
-    }
-    buffers.push_back(std::move(array->buffer));
-  }
-  return buffers;
+  return std::move(*buffers);
 }
 
 //===----------------------------------------------------------------------===//
 // Outputs
 //===----------------------------------------------------------------------===//
 
-/// Maps each --output to a result: the file for each result, if any.
-static mlir::FailureOr<std::vector<std::optional<std::string>>>
-resolveOutputFiles(const ModelSignature &signature) {
-  std::vector<std::optional<std::string>> files(signature.outputs.size());
-  size_t nextPositional = 0;
-  for (const std::string &option : outputs) {
-    auto [name, file] = llvm::StringRef(option).split('=');
-    std::optional<size_t> index;
-    if (llvm::StringRef(option).contains('=')) {
-      if (name.empty() || file.empty()) {
-        error() << "--output expects FILE.npy or NAME=FILE.npy, got '" << option
-                << "'\n";
-        return mlir::failure();
-      }
-      index = findTensor(signature.outputs, name, "result");
-      if (!index) {
-        error() << "unknown output '" << name << "': @" << entry
-                << " has outputs " << listNames(signature.outputs) << "\n";
-        return mlir::failure();
-      }
-    } else {
-      // The n-th --output without a name is the n-th result.
-      file = option;
-      if (nextPositional == files.size()) {
-        error() << "more --output files than the " << files.size()
-                << " outputs of @" << entry << "\n";
-        return mlir::failure();
-      }
-      index = nextPositional++;
-    }
-    if (files[*index]) {
-      error() << "output '" << signature.outputs[*index].name
-              << "' is given two files\n";
-      return mlir::failure();
-    }
-    files[*index] = file.str();
-  }
-  return files;
-}
-
-/// Writes every requested output, each to a temporary file first; only when
-/// all are written are they renamed into place, so that an error leaves no
-/// file behind, partial or not.
-static mlir::LogicalResult
-writeOutputs(const ModelSignature &signature,
-             llvm::ArrayRef<std::optional<std::string>> files,
-             llvm::ArrayRef<TensorBuffer> buffers) {
-  llvm::SmallVector<std::pair<std::string, std::string>> written;
-  auto removeTemporaries = [&]() {
-    for (auto &[temporary, final] : written)
-      llvm::sys::fs::remove(temporary);
-  };
-  for (auto [spec, file, buffer] :
-       llvm::zip_equal(signature.outputs, files, buffers)) {
-    if (!file)
-      continue;
-    llvm::SmallString<256> temporary;
-    int fd;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            *file + ".tmp-%%%%%%", fd, temporary)) {
-      error() << "cannot write output '" << spec.name << "' to '" << *file
-              << "': " << ec.message() << "\n";
-      removeTemporaries();
-      return mlir::failure();
-    }
-    written.emplace_back(temporary.str().str(), *file);
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << serializeNpy(spec.shape, buffer);
-    os.close();
-    if (os.has_error()) {
-      error() << "cannot write output '" << spec.name << "' to '" << *file
-              << "': " << os.error().message() << "\n";
-      os.clear_error();
-      removeTemporaries();
-      return mlir::failure();
-    }
-  }
-  for (auto &[temporary, final] : written) {
-    if (std::error_code ec = llvm::sys::fs::rename(temporary, final)) {
-      error() << "cannot write '" << final << "': " << ec.message() << "\n";
-      removeTemporaries();
-      return mlir::failure();
-    }
-  }
-  return mlir::success();
-}
-
 /// Writes the profiler's Chrome trace to `path`, through a temporary file
 /// renamed into place.
 static mlir::LogicalResult writeTrace(const Profiler &profiler,
                                       llvm::StringRef path) {
-  llvm::SmallString<256> temporary;
-  int fd;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%",
-                                                           fd, temporary)) {
-    error() << "cannot write the profile to '" << path << "': " << ec.message()
-            << "\n";
-    return mlir::failure();
-  }
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  profiler.writeChromeTrace(os);
-  os.close();
-  std::error_code ec = os.error();
-  os.clear_error();
-  if (!ec)
-    ec = llvm::sys::fs::rename(temporary, path);
-  if (ec) {
-    llvm::sys::fs::remove(temporary);
-    error() << "cannot write the profile to '" << path << "': " << ec.message()
-            << "\n";
+  llvm::Error written =
+      llvm::writeToOutput(path, [&](llvm::raw_ostream &os) -> llvm::Error {
+        profiler.writeChromeTrace(os);
+        return llvm::Error::success();
+      });
+  if (written) {
+    error() << "cannot write the profile to '" << path
+            << "': " << llvm::toString(std::move(written)) << "\n";
     return mlir::failure();
   }
   return mlir::success();
@@ -894,10 +663,12 @@ static int runTool() {
       loadInputs(signature, preloaded);
   if (failed(inputBuffers))
     return 1;
-  mlir::FailureOr<std::vector<std::optional<std::string>>> outputFiles =
-      resolveOutputFiles(signature);
-  if (failed(outputFiles))
+  llvm::Expected<std::vector<std::optional<std::string>>> outputFiles =
+      assignOutputFiles(signature.outputs, outputs, entry);
+  if (!outputFiles) {
+    printError(outputFiles.takeError(), "graph-run");
     return 1;
+  }
 
   llvm::SmallVector<const TensorBuffer *> inputPtrs;
   for (const TensorBuffer &buffer : *inputBuffers)
@@ -1029,8 +800,11 @@ static int runTool() {
       return 1;
   }
 
-  if (failed(writeOutputs(signature, *outputFiles, outputBuffers)))
+  if (llvm::Error error =
+          writeOutputFiles(signature.outputs, *outputFiles, outputBuffers)) {
+    printError(std::move(error), "graph-run");
     return 1;
+  }
   return 0;
 }
 
