@@ -13,6 +13,7 @@
 #include "TypedFolds.h"
 #include "VerifyUtils.h"
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
 #include "graph/Support/ApproximateMath.h"
@@ -380,6 +381,9 @@ static OpFoldResult foldBinary(Operation *op, Attribute lhsAttr,
       reference::broadcastShapes(lhs->getShape(), rhs->getShape());
   if (!shape || ArrayRef<int64_t>(*shape) != result->first.getShape())
     return {};
+  if (!(lhs->isSplat() && rhs->isSplat()) &&
+      !withinFoldLimits(result->first.getNumElements()))
+    return {};
   std::optional<TypedTensor> folded =
       dispatchKind(lhs->getKind(), [&](auto t) -> std::optional<TypedTensor> {
         using T = decltype(t);
@@ -409,6 +413,9 @@ static OpFoldResult foldCompare(Operation *op, Attribute lhsAttr,
   std::optional<SmallVector<int64_t>> shape =
       reference::broadcastShapes(lhs->getShape(), rhs->getShape());
   if (!shape || ArrayRef<int64_t>(*shape) != result->first.getShape())
+    return {};
+  if (!(lhs->isSplat() && rhs->isSplat()) &&
+      !withinFoldLimits(result->first.getNumElements()))
     return {};
   std::optional<TypedTensor> folded =
       dispatchKind(lhs->getKind(), [&](auto t) -> std::optional<TypedTensor> {
@@ -573,6 +580,8 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
     if (chosen.getShape() == outShape)
       return chosen.toAttr();
   }
+  if (!withinFoldLimits(result->first.getNumElements()))
+    return {};
   SmallVector<int64_t> ci = broadcastSourceIndices(cond->getShape(), outShape);
   SmallVector<int64_t> xi = broadcastSourceIndices(x->getShape(), outShape);
   SmallVector<int64_t> yi = broadcastSourceIndices(y->getShape(), outShape);
@@ -683,6 +692,9 @@ OpFoldResult mlir::graph::foldTypedArithmetic(reference::BinaryKind kind,
   std::optional<SmallVector<int64_t>> shape =
       reference::broadcastShapes(lhs->getShape(), rhs->getShape());
   if (!shape || ArrayRef<int64_t>(*shape) != type.getShape())
+    return {};
+  if (!(lhs->isSplat() && rhs->isSplat()) &&
+      !withinFoldLimits(type.getNumElements()))
     return {};
   std::optional<TypedTensor> folded =
       dispatchKind(lhs->getKind(), [&](auto t) -> std::optional<TypedTensor> {

@@ -33,10 +33,6 @@ namespace ref = mlir::graph::reference;
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-/// Folds of the summing ops are skipped above this many multiply-adds, to
-/// keep compilation fast.
-static constexpr int64_t kMaxFoldWork = int64_t(1) << 26;
-
 //===----------------------------------------------------------------------===//
 // graph.batch_matmul
 //===----------------------------------------------------------------------===//
@@ -78,7 +74,8 @@ OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
     return {};
   ArrayRef<int64_t> as = a->getShape(), bs = b->getShape();
   int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
-  if (type.getNumElements() * k > kMaxFoldWork)
+  if (!withinFoldLimits({type.getNumElements()},
+                        checkedProduct({type.getNumElements(), k})))
     return {};
   SmallVector<int64_t> batch(type.getShape().drop_back(2));
   // Row-major positions of each batch's matrix in a and b.
@@ -189,7 +186,7 @@ OpFoldResult AttentionOp::fold(FoldAdaptor adaptor) {
   int64_t s = qs[rank - 2], d = qs.back(), t = ks.back(), dv = vs.back();
   int64_t workDims[] = {batch, s, t, d + dv + 3};
   if (!withinFoldLimits({type.getNumElements(), t},
-                        checkedProduct(ArrayRef<int64_t>(workDims))))
+                        getCheckedNumElements(workDims)))
     return {};
   bool maskBatch = mask && llvm::product_of(mask->getShape().drop_back(2)) > 1;
   bool maskRows = mask && mask->getShape()[rank - 2] > 1;
@@ -292,7 +289,7 @@ OpFoldResult EinsumOp::fold(FoldAdaptor adaptor) {
     std::optional<TypedTensor> input = readTypedTensor(attr);
     if (!input)
       return {};
-    inputs.push_back(input->expanded());
+    inputs.push_back(*input);
   }
   ref::EinsumEquation equation = *ref::parseEinsum(getEquation());
   llvm::SmallDenseMap<char, int64_t> sizes = *einsumSizes(*this, equation);
@@ -307,8 +304,17 @@ OpFoldResult EinsumOp::fold(FoldAdaptor adaptor) {
   SmallVector<int64_t> summed(
       ArrayRef<int64_t>(loopSizes).drop_front(equation.output.size()));
   int64_t sumCount = llvm::product_of(summed);
-  if (type.getNumElements() * sumCount * int64_t(inputs.size()) > kMaxFoldWork)
+  // The result and every splat operand are materialized.
+  SmallVector<std::optional<int64_t>> materialized = {type.getNumElements()};
+  for (const TypedTensor &input : inputs)
+    if (input.isSplat())
+      materialized.push_back(input.getNumElements());
+  if (!withinFoldLimits(materialized,
+                        checkedProduct({type.getNumElements(), sumCount,
+                                        int64_t(inputs.size())})))
     return {};
+  for (TypedTensor &input : inputs)
+    input = input.expanded();
   // For each operand, the stride of each loop in it.
   SmallVector<SmallVector<int64_t>> loopStrides;
   for (auto [i, input] : llvm::enumerate(inputs)) {
@@ -537,9 +543,15 @@ static OpFoldResult foldConv(OpTy op, Attribute inputAttr, Attribute weightAttr,
     if (!bias)
       return {};
   }
-  int64_t work = type.getNumElements() * w->getNumElements() /
-                 std::max<int64_t>(w->getShape()[transposed ? 1 : 0], 1);
-  if (work > kMaxFoldWork)
+  std::optional<int64_t> work = checkedProduct(
+      {type.getNumElements(),
+       w->getNumElements() /
+           std::max<int64_t>(w->getShape()[transposed ? 1 : 0], 1)});
+  // The result and splat operands (expanded below) are materialized.
+  if (!withinFoldLimits({type.getNumElements(),
+                         x->isSplat() ? x->getNumElements() : 0,
+                         w->isSplat() ? w->getNumElements() : 0},
+                        work))
     return {};
   std::optional<TypedTensor> folded =
       dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {
@@ -712,7 +724,10 @@ static OpFoldResult foldPool(OpTy op, Attribute attr, bool isMax,
   std::optional<TypedTensor> x = readTypedTensor(attr);
   if (!type || !x || failed(op.verify()))
     return {};
-  if (type.getNumElements() * llvm::product_of(op.getKernel()) > kMaxFoldWork)
+  if (!withinFoldLimits(
+          {type.getNumElements(), x->isSplat() ? x->getNumElements() : 0},
+          checkedProduct(
+              {type.getNumElements(), llvm::product_of(op.getKernel())})))
     return {};
   std::optional<TypedTensor> folded =
       dispatchKind(x->getKind(), [&](auto t) -> std::optional<TypedTensor> {

@@ -8,6 +8,7 @@
 #include "ScalarKernels.h"
 #include "VerifyUtils.h"
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedKernels.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
@@ -132,6 +133,9 @@ static OpFoldResult foldReduce(OpTy op, Attribute operand, ReduceKind kind) {
   std::optional<TypedTensor> x = readTypedTensor(operand);
   if (!type || !x || failed(op.verify()))
     return {};
+  // One step per input element, the result written once.
+  if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
+    return {};
   SmallVector<bool> reduced;
   if (failed(verifyReduceShape(op, op.getAxes(), op.getKeepdims(), &reduced)))
     return {};
@@ -248,6 +252,9 @@ static OpFoldResult foldArgReduce(OpTy op, Attribute operand, bool isMax) {
   std::optional<TypedTensor> x = readTypedTensor(operand);
   if (!type || !x || failed(verifyArgReduce(op)))
     return {};
+  // One step per input element, the result written once.
+  if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
+    return {};
   ArrayRef<int64_t> in = x->getShape();
   int64_t axis = normalizedAxis(op.getAxis(), in.size());
   int64_t outer = llvm::product_of(in.take_front(axis));
@@ -317,6 +324,9 @@ OpFoldResult CumSumOp::fold(FoldAdaptor adaptor) {
   std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
   if (!type || !x || failed(verify()))
     return {};
+  // One step per input element, the result written once.
+  if (!withinFoldLimits({type.getNumElements()}, x->getNumElements()))
+    return {};
   ArrayRef<int64_t> in = x->getShape();
   int64_t axis = normalizedAxis(getAxis(), in.size());
   int64_t outer = llvm::product_of(in.take_front(axis));
@@ -373,6 +383,10 @@ OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
   auto type = dyn_cast<RankedTensorType>(getType());
   std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
   if (!type || !x || failed(verify()))
+    return {};
+  // A few steps per input element, the result written once.
+  if (!withinFoldLimits({type.getNumElements()},
+                        checkedProduct({x->getNumElements(), int64_t(3)})))
     return {};
   ArrayRef<int64_t> in = x->getShape();
   int64_t axis = normalizedAxis(getAxis(), in.size());

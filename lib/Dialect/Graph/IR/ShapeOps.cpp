@@ -10,6 +10,7 @@
 #include "TypedFolds.h"
 #include "VerifyUtils.h"
 
+#include "graph/Dialect/Graph/IR/FoldLimits.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 #include "graph/Dialect/Graph/IR/TypedKernels.h"
@@ -93,6 +94,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     return {};
   if (x->isSplat())
     return x->gather(type, {}).toAttr();
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   SmallVector<int64_t> strides = ref::rowMajorStrides(x->getShape());
   ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
   SmallVector<int64_t> indices;
@@ -143,6 +146,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     return {};
   if (data->isSplat())
     return data->gather(type, {}).toAttr();
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   int64_t axis = normalizedAxis(getAxis(), data->getShape().size());
   ArrayRef<int64_t> shape = data->getShape();
   int64_t outer = llvm::product_of(shape.take_front(axis));
@@ -191,6 +196,8 @@ OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
     return {};
   if (data->isSplat())
     return data->gather(type, {}).toAttr();
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   int64_t rank = data->getShape().size();
   int64_t axis = normalizedAxis(getAxis(), rank);
   SmallVector<int64_t> strides = ref::rowMajorStrides(data->getShape());
@@ -295,6 +302,8 @@ OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
   std::optional<TypedTensor> updates = readTypedTensor(adaptor.getUpdates());
   if (!type || !data || !indices || !updates || failed(verify()))
     return {};
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   ArrayRef<int64_t> shape = data->getShape();
   int64_t rank = shape.size();
   int64_t axis = normalizedAxis(getAxis(), rank);
@@ -343,6 +352,8 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
     return {};
   if (x->isSplat())
     return x->gather(type, {}).toAttr();
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   return x->gather(type, broadcastSourceIndices(x->getShape(), type.getShape()))
       .toAttr();
 }
@@ -423,6 +434,8 @@ OpFoldResult PadOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = getTypedResult(*this);
   std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
   if (!type || !x || failed(verify()))
+    return {};
+  if (!withinFoldLimits(type.getNumElements()))
     return {};
   std::optional<TypedTensor> value;
   if (getValue()) {
@@ -531,6 +544,8 @@ OpFoldResult ResizeOp::fold(FoldAdaptor adaptor) {
   std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
   if (!type || !x || failed(verify()))
     return {};
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   TypedTensor current = *x;
   for (size_t d = 0; d < type.getShape().size(); ++d) {
     int64_t in = x->getShape()[d], out = type.getDimSize(d);
@@ -585,6 +600,8 @@ OpFoldResult mlir::graph::foldTypedTranspose(Attribute attr,
     return {};
   if (x->isSplat())
     return x->gather(type, {}).toAttr();
+  if (!withinFoldLimits(type.getNumElements()))
+    return {};
   SmallVector<int64_t> positions;
   ref::forEachIndex(shape, [&](ArrayRef<int64_t> index) {
     int64_t position = 0;
@@ -600,6 +617,8 @@ OpFoldResult mlir::graph::foldTypedConcat(ArrayRef<Attribute> attrs,
   auto type = dyn_cast<RankedTensorType>(resultType);
   if (!type || !type.hasStaticShape() || attrs.empty() || axis < 0 ||
       axis >= type.getRank())
+    return {};
+  if (!withinFoldLimits(type.getNumElements()))
     return {};
   SmallVector<TypedTensor> inputs;
   int64_t joined = 0;

@@ -167,11 +167,3 @@ LogicalResult mlir::graph::checkArrayAttr(Operation *op, StringRef name,
            << ", but got " << formatDims(values);
   return success();
 }
-
-std::optional<int64_t> mlir::graph::checkedProduct(ArrayRef<int64_t> dims) {
-  std::optional<int64_t> result = 1;
-  for (int64_t dim : dims)
-    if (!(result = llvm::checkedMul(*result, dim)))
-      return std::nullopt;
-  return result;
-}

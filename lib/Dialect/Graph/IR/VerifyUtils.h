@@ -92,9 +92,6 @@ LogicalResult checkArrayAttr(Operation *op, StringRef name,
                              ArrayRef<int64_t> values, size_t size,
                              int64_t min);
 
-/// The product of `dims`, or nullopt on overflow.
-std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
-
 } // namespace graph
 } // namespace mlir
 

@@ -54,6 +54,12 @@ private:
 bool withinFoldLimits(llvm::ArrayRef<std::optional<int64_t>> elements,
                       std::optional<int64_t> work);
 
+/// withinFoldLimits for a fold that writes each of the `numElements`
+/// elements of a non-splat result once (a data movement, a broadcast).
+inline bool withinFoldLimits(int64_t numElements) {
+  return withinFoldLimits({numElements}, numElements);
+}
+
 /// The product of `factors`, or nullopt when it overflows int64 or a factor
 /// is negative or nullopt.
 std::optional<int64_t>
