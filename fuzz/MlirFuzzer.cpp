@@ -1,5 +1,9 @@
 //===- MlirFuzzer.cpp - Fuzz parsing, verifying and graph-optimize --------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each input is MLIR text (or bytecode). It is refused like graph-opt refuses
 // it (nesting too deep), parsed with the dialects a model uses, verified, and
 // when valid run through graph-optimize at every opt-level, each result

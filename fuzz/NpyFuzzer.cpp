@@ -1,5 +1,9 @@
 //===- NpyFuzzer.cpp - Fuzz the runtime's .npy reader ---------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each input is the bytes of a .npy file. The reader either refuses them
 // with an error or returns an array whose buffer matches its shape; what it
 // accepts must serialize and read back the same.

@@ -1,5 +1,9 @@
 //===- OnnxFuzzer.cpp - Fuzz the ONNX importer ----------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each input is the bytes of a .onnx file. The importer either refuses them
 // (with a diagnostic) or returns a module, which must verify: a crash, a
 // sanitizer report or an invalid module is a bug.

@@ -1,5 +1,9 @@
 //===- CompilerModule.cpp - The compiler side of graph_compiler -----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph_compiler._compiler: what graph-compile, graph-viz and
 // `graph-opt --graph-optimize` / graph-report do, through the library
 // functions the tools call (graph/Driver/Driver.h). The Python side

@@ -1,5 +1,9 @@
 //===- GraphModule.cpp - The graph_compiler Python extension --------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph_compiler._graph: a loaded model over the C API (graph-c/Runtime.h)
 // that runs on NumPy arrays. The Python side (graph_compiler/__init__.py)
 // gives it ONNX Runtime's InferenceSession shape. A model with symbolic

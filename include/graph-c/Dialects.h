@@ -1,5 +1,9 @@
 /*===-- graph-c/Dialects.h - C API of the graph dialect -----------*- C -*-===*\
 |*                                                                            *|
+|* Part of the graph compiler, under the Apache License v2.0 with LLVM        *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
 |* The graph dialect and its passes for stacks that drive MLIR through its C  *|
 |* API (the Python bindings, say), as mlir/examples/standalone exposes its    *|
 |* dialect: a dialect handle to register or load it in a context, and one     *|

@@ -1,5 +1,9 @@
 /*===-- graph-c/Runtime.h - Compile and run models from C ---------*- C -*-===*\
 |*                                                                            *|
+|* Part of the graph compiler, under the Apache License v2.0 with LLVM        *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
 |* The graph runtime for C: load a model (a .mlir or .onnx model, compiled    *|
 |* with the compile cache or the JIT, or a shared library or object file      *|
 |* made by graph-compile), ask for its inputs and outputs, run it on the      *|

@@ -1,5 +1,9 @@
 //===- CompileModel.cpp - graphModelLoad with the compiler ----------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // libGraphCAPI's models: libraries made by graph-compile, and .mlir and
 // .onnx models compiled through the compile cache (or the JIT).
 //

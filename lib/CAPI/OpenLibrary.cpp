@@ -1,5 +1,9 @@
 //===- OpenLibrary.cpp - graphModelLoad without the compiler --------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // libGraphRuntime's models: libraries made by graph-compile. The options
 // that say how to compile are not used; the input shapes choose among a
 // library's specializations.

@@ -1,5 +1,9 @@
 //===- OpenModel.h - Where graphModelLoad's models come from ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Defined twice, one per library: libGraphRuntime's (OpenLibrary.cpp) opens
 // libraries made by graph-compile and nothing else; libGraphCAPI's
 // (CompileModel.cpp) compiles .mlir and .onnx models too.

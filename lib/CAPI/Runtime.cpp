@@ -1,5 +1,9 @@
 //===- Runtime.cpp - Compile and run models from C ------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The C API over the runtime's sessions. Where the models come from is
 // openModel's (OpenModel.h): libGraphRuntime runs compiled libraries only,
 // libGraphCAPI compiles the others too.

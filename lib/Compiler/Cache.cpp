@@ -1,4 +1,10 @@
 //===- Cache.cpp - Compiled models kept between runs ----------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Compiler/Cache.h"
 

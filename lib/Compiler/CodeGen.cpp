@@ -1,5 +1,8 @@
-//===- CodeGen.cpp - LLVM IR to machine code, in parallel parts
-//-------------===//
+//===- CodeGen.cpp - LLVM IR to machine code, in parallel parts -----------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The lowered module translated to LLVM IR, LLVM's O3, and machine code: the
 // module split into one part per core, each optimized and generated on a

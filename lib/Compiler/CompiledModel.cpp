@@ -1,5 +1,9 @@
 //===- CompiledModel.cpp - Compile a model and call it in-process ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The signature is read from the `func.func` before any pass runs: the
 // lowering turns tensors into memrefs and drops the `graph.name` attributes,
 // and graph-optimize never changes a function's signature. The lowered

@@ -1,5 +1,8 @@
-//===- Link.cpp - Objects linked with lld
-//-----------------------------------===//
+//===- Link.cpp - Objects linked with lld ---------------------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Debian's ld.lld of the same LLVM version links an object into a shared
 // library (against the C library, libm and, when the object calls it, the

@@ -1,5 +1,9 @@
 //===- ModelABI.cpp - The model ABI added to a lowered module -------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The ABI is added to the lowered module in the LLVM dialect, before the
 // translation to LLVM IR, so that the JIT and graph-compile translate,
 // optimize and generate code for exactly the same module.

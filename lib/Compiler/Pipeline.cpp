@@ -1,5 +1,8 @@
-//===- Pipeline.cpp - The MLIR side of a compilation
-//------------------------===//
+//===- Pipeline.cpp - The MLIR side of a compilation ----------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A model parsed, graph-optimize and the lowering to the LLVM dialect run,
 // the model ABI added; and the whole compilation of Compile.h, from the

@@ -1,5 +1,9 @@
 //===- SanitizeJIT.cpp - AddressSanitizer for JIT-compiled code -----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The instrumentation runs after LLVM's optimizations, as clang places it.
 // No module constructor is emitted: the runtime is the process's own, already
 // initialized; globals are left unregistered (their accesses are checked

@@ -1,5 +1,9 @@
 //===- SanitizeJIT.h - AddressSanitizer for JIT-compiled code ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // In a build of the runtime with AddressSanitizer (GRAPH_ENABLE_SANITIZERS),
 // the code it JIT-compiles is instrumented too, so that an out-of-bounds
 // access of a compiled kernel to a buffer (all of them come from the

@@ -1,5 +1,8 @@
-//===- TargetMachine.cpp - The target machine and LLVM's options
-//------------===//
+//===- TargetMachine.cpp - The target machine and LLVM's options ----------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The compiler's version (part of every cache key), the target machine for
 // a CPU and its features, the CPU features code requires of its host, and

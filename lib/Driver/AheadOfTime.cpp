@@ -1,5 +1,9 @@
 //===- AheadOfTime.cpp - A model to a shared library or object file -------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-compile's work: the model compiled as the JIT compiles it
 // (compiler::compileToObject), written as an object file or linked into a
 // shared library, and the C header describing its entry point.

@@ -1,5 +1,9 @@
 //===- Optimize.cpp - graph-optimize and graph-report on a model ----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What `graph-opt --graph-optimize` and `--graph-report` do, for a model
 // file (.mlir, or .onnx through the importer) or MLIR text: the module is
 // read, graph-optimize runs at the opt-level asked for, and the result is

@@ -1,5 +1,9 @@
 //===- StepsPage.cpp - The page stepping through the pipeline -------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-viz's work: the model read (ONNX through the importer, MLIR with
 // its ops named after their SSA values), the pipeline run with a recorder
 // that snapshots the graph before the first pass and after each one, and

@@ -1,5 +1,9 @@
 //===- GraphPlugin.cpp - Dialect and pass plugin for mlir-opt ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Lets the stock mlir-opt load the graph dialect and its passes:
 //   mlir-opt --load-dialect-plugin=GraphPlugin.so \
 //            --load-pass-plugin=GraphPlugin.so \

@@ -1,5 +1,9 @@
 //===- AllocationCounter.cpp - Count what compiled code allocates ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A map from each live pointer to its size rather than a size header in front
 // of the block: a pointer the counter did not hand out (one from a runtime
 // library, say) is then simply passed on to the real `free`, never misread.

@@ -1,4 +1,10 @@
 //===- ModelMetadata.cpp - The C entry ABI of a compiled model ------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Runtime/ModelMetadata.h"
 

@@ -1,5 +1,9 @@
 //===- Npy.cpp - Read and write NumPy .npy files --------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The header is a Python dict literal; a small recursive-descent reader takes
 // it apart rather than a few `find`s, so that keys in any order, either quote
 // style, a trailing comma or an old `3L` dimension all parse, and anything

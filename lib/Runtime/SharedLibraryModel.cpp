@@ -1,5 +1,9 @@
 //===- SharedLibraryModel.cpp - A model compiled ahead of time ------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The library's metadata is read from its file before it is loaded, with a
 // reader of ELF's symbol tables of our own (glibc's <elf.h>): the loader
 // links no LLVM object-file library.

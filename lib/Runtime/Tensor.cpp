@@ -1,4 +1,10 @@
 //===- Tensor.cpp - Typed tensors that compiled models read and write -----===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Runtime/Tensor.h"
 

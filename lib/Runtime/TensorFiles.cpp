@@ -1,4 +1,10 @@
 //===- TensorFiles.cpp - A model's inputs and outputs as files ------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Runtime/TensorFiles.h"
 

@@ -1,4 +1,10 @@
 //===- Threads.cpp - How many cores compiled kernels use ------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Runtime/Threads.h"
 

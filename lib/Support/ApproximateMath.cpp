@@ -1,5 +1,9 @@
 //===- ApproximateMath.cpp - exp, erf, tanh as the kernels compute them ---===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each line is one op of what MLIR's patterns emit (checked against
 // `graph-opt --graph-approximate-math` on a scalar), with the constants as
 // that IR prints them: the shortest decimals that read back as the same

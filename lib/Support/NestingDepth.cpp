@@ -1,5 +1,9 @@
 //===- NestingDepth.cpp - Refuse input nested too deeply to parse ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A linear scan with a counter, no stack: the scan itself must not be what
 // overflows. Unbalanced closing brackets never drive the depth below zero,
 // so malformed text cannot hide a deep nest; the parser reports it later.

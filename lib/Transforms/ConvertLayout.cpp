@@ -1,5 +1,9 @@
 //===- ConvertLayout.cpp - Convolutions and pooling in NHWC -----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-convert-layout: the layout is a graph decision (TVM's ConvertLayout,
 // ONNX Runtime's NCHWc transformer), not the code generator's. Every NCHW
 // conv2d becomes an NHWC one between two transposes, its constant weight

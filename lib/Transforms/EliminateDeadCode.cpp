@@ -1,5 +1,9 @@
 //===- EliminateDeadCode.cpp - Dead code elimination ------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-eliminate-dead-code: the greedy pattern driver with graph.fused's
 // canonicalization patterns. The driver erases, transitively, every op without
 // side effects whose results are unused (graph.fused with a pure body and

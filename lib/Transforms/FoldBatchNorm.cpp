@@ -1,5 +1,9 @@
 //===- FoldBatchNorm.cpp - Fold batch_norm into conv weights ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // In inference, batch_norm after a conv is an affine map per output channel,
 // so it can be folded into the conv's constant weight and bias:
 //   s[f]    = scale[f] / sqrt(variance[f] + epsilon)

@@ -1,5 +1,9 @@
 //===- FoldConstants.cpp - Compile-time evaluation of graph ops -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Replaces every graph op whose operands are constants by the constant its
 // fold hook computes, and applies the identity folds, to a fixed point. A
 // walk of its own rather than the greedy driver, which would also erase

@@ -1,5 +1,9 @@
 //===- Fuse.cpp - Operator fusion into graph.fused --------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The graph-fuse pass, where every fusion of the compiler is decided:
 //  - layer norms and RMS norms written out in elementwise ops and reductions
 //    become graph.layer_norm and graph.rms_norm (RecognizeNormalizations.cpp),

@@ -1,5 +1,9 @@
 //===- FusionPatterns.h - Patterns of the graph-fuse pass -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the Transforms library: the pattern sets that graph-fuse
 // applies, one after the other. Each reads the liveness the pass computed
 // once for the whole run.

@@ -1,5 +1,9 @@
 //===- LinearLayerEpilogues.cpp - Linear layers before fusion ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A transformer's linear layer is a batch_matmul of a [batch..., M, K]
 // activation by a constant K x N weight, then a bias add, an activation or a
 // residual add. It runs as one matrix product over the flattened rows

@@ -1,5 +1,9 @@
 //===- Liveness.cpp - Whether an op's results still matter ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Liveness is reachability: an op is live when a live root can be reached
 // from it by following uses forward. For one op, a depth-first search with a
 // visited set answers this in time linear in the users it meets, cycles

@@ -1,5 +1,9 @@
 //===- PackWeights.cpp - Constant weights in the micro-kernels' layout ----===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The data-tiling decision of the graph (TVM's AlterOpLayout, IREE's
 // materialized encodings): a matrix product by a constant K x N matrix
 // (`graph.matmul`, `graph.gemm`, inside `graph.fused` bodies too) takes the

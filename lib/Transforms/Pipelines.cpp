@@ -1,5 +1,9 @@
 //===- Pipelines.cpp - The graph-optimize pipeline --------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // fold -> (layout) -> fuse -> pack weights -> DCE, the order of TVM Relay's
 // FoldConstant, ConvertLayout (opt_level 3), FuseOps and EliminateDeadCode:
 // folding first hands the others a smaller, cleaner graph, the layout is chosen

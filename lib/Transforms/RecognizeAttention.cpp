@@ -1,5 +1,9 @@
 //===- RecognizeAttention.cpp - Scaled dot-product attention ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A pattern set of graph-fuse: attention written out as models export it,
 //
 //   scores = batch_matmul(q, k_t)          [batch..., S, T]

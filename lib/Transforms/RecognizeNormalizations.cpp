@@ -1,5 +1,9 @@
 //===- RecognizeNormalizations.cpp - layer_norm, rms_norm ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The first pattern set of graph-fuse: a layer norm or an RMS norm spelled
 // out in elementwise ops and reductions, as PyTorch exports `nn.LayerNorm`
 // before opset 17 and LLaMA's or T5's RMSNorm at any opset, becomes one

@@ -1,5 +1,9 @@
 //===- Report.cpp - Op counts, constants and fusion savings -----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-report: prints to stderr, without changing the IR, the op counts at
 // graph level, the constants and their bytes, the fused groups by kind, the
 // bytes that fusion keeps off memory: the intermediate tensors of fused

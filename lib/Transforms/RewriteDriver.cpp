@@ -1,5 +1,9 @@
 //===- RewriteDriver.cpp - Patterns to a fixed point, dead ops kept -------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A worklist of ops in program order; a listener on the rewriter queues what
 // each rewrite creates, modifies or feeds, and the producers of what it
 // erases, and forgets what it erases.

@@ -1,5 +1,9 @@
 //===- Dot.cpp - A step of the pipeline as a Graphviz graph ---------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Labels are Graphviz HTML-like labels (bold names, struck-out ops that the
 // next pass erases). Colors: green for what the previous pass made, orange
 // for what the next pass folds, blue for fused groups, red for what it

@@ -1,5 +1,9 @@
 //===- Graphviz.cpp - Layout with Graphviz's dot --------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each graph goes through a temporary file: `dot -Tsvg in.dot -o out.svg`.
 // Processes are started up to the job limit and waited for in order.
 //

@@ -1,5 +1,9 @@
 //===- HtmlPage.cpp - A self-contained page of the pipeline ---------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Static HTML: a step list, one <section class="step"> per step with its two
 // SVGs and its figures; a small script shows one step at a time and moves
 // and scales the shown SVG (a CSS transform, no layout of its own).

@@ -1,5 +1,9 @@
 //===- PipelineRecorder.cpp - The graph before and after each pass --------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Before a pass: tag the ops it will see. After it: take the picture, follow
 // the tags to tell what the pass did, then remove the tags, so that the IR
 // (and its printed form) is left as the pass made it.

@@ -1,5 +1,9 @@
 //===- Snapshot.cpp - A graph as drawn at one step of a pipeline ----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Taking the picture of a module, and telling what a pass did by following
 // the tags that the recorder puts into the ops' locations before it runs:
 // a pass that replaces an op hands its location on (a folded constant takes

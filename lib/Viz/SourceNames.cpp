@@ -1,4 +1,10 @@
 //===- SourceNames.cpp - Name ops after their SSA values ------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Viz/SourceNames.h"
 

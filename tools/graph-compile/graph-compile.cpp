@@ -1,5 +1,9 @@
 //===- graph-compile.cpp - Compile a graph model ahead of time ------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-compile FILE.mlir|FILE.onnx -o model.so|model.o [--header model.h]
 //               [-O0..-O3] [--target-cpu NAME] [--target-features +f,-g]
 //               [--input-shape NAME=AxBxC]... [--entry NAME] [--timing]

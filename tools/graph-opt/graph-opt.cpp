@@ -1,5 +1,9 @@
 //===- graph-opt.cpp - The graph optimizer driver ---------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // An mlir-opt-style driver: the graph dialect with its passes and pipelines,
 // plus the upstream dialects and passes, so that every stage of the lowering
 // can be run and inspected by hand. `--graph-dump-dot=DIR` also writes the

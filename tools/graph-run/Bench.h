@@ -1,5 +1,9 @@
 //===- Bench.h - Time a compiled model and count its buffers ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The figures of `--bench` and `--compare`: latency over N timed runs after a
 // warm-up run, and the bytes of the buffers the compiled code allocates, with
 // a check that it frees every one of them by the end of each run.

@@ -1,4 +1,10 @@
 //===- Compare.cpp - Compare a level against -O0 --------------------------===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "Compare.h"
 

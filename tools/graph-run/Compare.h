@@ -1,5 +1,9 @@
 //===- Compare.h - Compare a level against -O0 ------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What `--compare` derives from two compilations of one model: whether their
 // outputs agree, and the break-even number of runs.
 //

@@ -1,5 +1,9 @@
 //===- graph-run.cpp - Compile a graph model and run it on the CPU --------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-run FILE.mlir|FILE.onnx|FILE.so|FILE.o [INPUT.npy...] [-O0..-O3]
 //           [--input NAME=FILE.npy] [--seed N] [--output [NAME=]FILE.npy]
 //           [--bench N] [--compare [--compare-to FILE]]

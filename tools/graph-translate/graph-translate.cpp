@@ -1,5 +1,9 @@
 //===- graph-translate.cpp - Translations into the graph dialect ----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-translate --import-onnx model.onnx [-o out.mlir]
 //                 [--input-shape NAME=AxBxC]...
 //

@@ -1,5 +1,9 @@
 //===- graph-viz.cpp - Step through the graph optimizations in a page -----===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-viz FILE.mlir|FILE.onnx -o steps.html [-O0..-O3] [--pipeline P]
 //           [--input-shape NAME=AxBxC]
 //

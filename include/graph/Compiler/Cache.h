@@ -1,5 +1,9 @@
 //===- Cache.h - Compiled models kept between runs --------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A directory of shared libraries, one per compiled model, named by a hash
 // of everything that determines the code: the model's bytes, every option
 // that changes the code, the resolved target CPU and features, and the

@@ -1,5 +1,9 @@
 //===- Compile.h - From a model to machine code -----------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The steps every compilation takes, the JIT's (CompiledModel), the compile
 // cache's and graph-compile's alike, so that they produce the same code:
 //

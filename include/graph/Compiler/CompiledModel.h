@@ -1,5 +1,9 @@
 //===- CompiledModel.h - Compile a model and call it in-process -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One compiled model: the module parsed (or imported from ONNX),
 // `graph-optimize` at the requested opt-level, `graph-lower-to-llvm` after it
 // (the same at every level, so that timings measure the graph optimizations

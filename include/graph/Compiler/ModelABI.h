@@ -1,5 +1,9 @@
 //===- ModelABI.h - The model ABI added to a lowered module -----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The compiler's side of the ABI of graph/Runtime/ModelMetadata.h: the
 // entry function, metadata and allocation hooks added to a module lowered to
 // the LLVM dialect, and a C header for the code that links it.

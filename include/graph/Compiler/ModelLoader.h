@@ -1,5 +1,9 @@
 //===- ModelLoader.h - Get a runnable model from a file ---------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What graph-run and the C API do with a model file: a shared library made
 // by graph-compile is loaded; a .mlir or .onnx model is looked up in the
 // compile cache and, on a miss, compiled ahead of time into a new entry and

@@ -1,5 +1,9 @@
 //===- PackedContraction.h - Contractions over packed weights ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The ops whose weights graph-pack-weights packed lower to linalg.generics
 // that read them packed, recognized by their indexing maps by the lowering
 // to LLVM, which gives them their micro-kernel:

@@ -1,5 +1,9 @@
 //===- Passes.td - Lowering the graph dialect --------------*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // From graph ops to upstream dialects and on to LLVM: the conversion to
 // linalg on tensors, the single-kernel lowering of graph.fused, the tiling and
 // vectorization of the compute-heavy ops, and the graph-lower-to-llvm pipeline

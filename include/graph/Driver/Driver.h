@@ -1,5 +1,9 @@
 //===- Driver.h - What the compiler's tools do, as functions ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The work of graph-compile (a model to a shared library or object file and
 // its C header), of graph-viz (the page stepping through the pipeline) and
 // of `graph-opt --graph-optimize` / `graph-report` on a model file, as

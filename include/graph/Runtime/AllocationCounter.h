@@ -1,5 +1,9 @@
 //===- AllocationCounter.h - Count what compiled code allocates -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The runtime measures the memory a compiled model uses by giving its JIT-ed
 // code counting versions of the C allocation functions instead of the
 // process's own. They forward to the real allocator and keep, per run, the

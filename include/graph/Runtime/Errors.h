@@ -1,5 +1,9 @@
 //===- Errors.h - How the runtime library reports failures ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The library never prints on its own and never exits: it returns an
 // llvm::Error whose message a tool prints after its own name. Problems at a
 // place in the model (an op, a function) are reported through the MLIR

@@ -1,5 +1,9 @@
 //===- Executable.h - A compiled model ready to run -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What a caller needs from a compiled model, whichever way it was made: its
 // signature, output buffers of the right sizes, and one call that runs it on
 // the caller's buffers. Two implementations: CompiledModel (compiled in this

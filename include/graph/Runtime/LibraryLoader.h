@@ -1,5 +1,9 @@
 //===- LibraryLoader.h - Run the libraries graph-compile makes --*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What a program that only runs compiled models needs: a library made by
 // graph-compile loaded, the specialization chosen by the input shapes when
 // it holds several, and a ModelSource over it for a Session. Nothing here

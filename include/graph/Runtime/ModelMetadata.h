@@ -1,5 +1,9 @@
 //===- ModelMetadata.h - The C entry ABI of a compiled model ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every compiled model, JIT-compiled or ahead of time, exports the same
 // symbols, and nothing else:
 //

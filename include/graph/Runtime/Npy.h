@@ -1,5 +1,9 @@
 //===- Npy.h - Read and write NumPy .npy files ------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The .npy format (format versions 1.0, 2.0 and 3.0), restricted to what
 // compiled models exchange: C-order arrays of the element types of
 // Tensor.h, little-endian. Everything else is refused with an error that

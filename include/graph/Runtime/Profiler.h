@@ -1,5 +1,9 @@
 //===- Profiler.h - Time each kernel of a compiled model --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Code compiled with profiling (`graph-lower-to-llvm profile=true`,
 // graph-run --profile) calls graph_profile_enter(id) and
 // graph_profile_exit(id) around each kernel call, `id` numbering the call

@@ -1,5 +1,8 @@
-//===- Session.h - A model file loaded for running, at any shape -*- C++
-//-*-===//
+//===- Session.h - A model file at any shape --------------------*- C++ -*-===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What the C API, the Python package and graph-run hold for a model file. A
 // model of static shapes is loaded once. A model whose inputs have symbolic

@@ -1,5 +1,9 @@
 //===- SharedLibraryModel.h - A model compiled ahead of time ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A shared library made by graph-compile (or an entry of the compile cache),
 // loaded into this process. Before the library is loaded, its metadata is
 // read from the file and checked: that it is a graph model of this ABI

@@ -1,5 +1,8 @@
-//===- Tensor.h - Typed tensors that compiled models read and write -*- C++
-//-*-===//
+//===- Tensor.h - Typed tensors that models read and write ------*- C++ -*-===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The element types a compiled model exchanges with its caller, the
 // description of one input or output (name, shape, element type) and an

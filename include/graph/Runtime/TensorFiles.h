@@ -1,5 +1,9 @@
 //===- TensorFiles.h - A model's inputs and outputs as files ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What a host that runs a model from the command line does with its tensors,
 // shared so that every host does it the same way (graph-run is one): which
 // .npy file is which input or output (in order, or `NAME=FILE` by name), the

@@ -1,5 +1,9 @@
 //===- Threads.h - How many cores compiled kernels use ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Compiled kernels run their parallel loops on the OpenMP runtime (LLVM's
 // libomp), which this library links. The thread count is a property of the
 // process, not of the compiled code: the same code runs at any count and

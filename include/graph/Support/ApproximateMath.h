@@ -1,5 +1,9 @@
 //===- ApproximateMath.h - exp, erf and tanh of the kernels ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The compiled kernels compute f32 exp, erf and tanh with polynomial
 // approximations (graph-approximate-math, in graph-lower-to-llvm): vectors
 // of libm calls were the slowest part of SiLU, softmax and GELU. The fold

@@ -1,5 +1,9 @@
 //===- NestingDepth.h - Refuse input nested too deeply to parse -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // MLIR's text parser is recursive descent: every nested region, attribute,
 // type or parenthesis costs stack frames, so that a few thousand nested
 // `graph.fused` ops overflow the stack and crash the tool. The tools that

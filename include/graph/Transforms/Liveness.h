@@ -1,5 +1,9 @@
 //===- Liveness.h - Whether an op's results still matter --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A use-driven notion of liveness shared by the transforms: an op is live
 // when it has side effects, is a terminator, or one of its results reaches
 // such an op through uses. Fusion asks it whether an intermediate has another

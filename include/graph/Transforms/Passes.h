@@ -1,5 +1,9 @@
 //===- Passes.h - Graph-level optimization passes ---------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The graph optimization passes and the `graph-optimize` pipeline.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,9 @@
 //===- Passes.td - Graph-level optimization passes ---------*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The three classic graph optimizations (constant folding, operator fusion,
 // dead code elimination) and the report. They are op-agnostic: they run on
 // whatever op they are scheduled on (a module, a function).

@@ -1,5 +1,9 @@
 //===- Report.h - Op counts, constants and fusion savings -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The figures graph-report prints, as a value: graph-viz shows them beside
 // each step of the pipeline, computed by the same code as the pass.
 //

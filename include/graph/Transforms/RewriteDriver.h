@@ -1,5 +1,9 @@
 //===- RewriteDriver.h - Patterns applied, dead ops kept --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The graph passes that rewrite with patterns use this driver rather than
 // applyPatternsGreedily, which also folds and erases every trivially dead op
 // it meets: in a pipeline of fold -> fuse -> DCE, dead code is the last

@@ -1,5 +1,9 @@
 //===- Dot.h - A step of the pipeline as a Graphviz graph -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One box per op (its name and kind), one per model input and output, edges
 // labelled with tensor shapes; fused groups as clusters named by their kind
 // (or, collapsed, as one box); the marks of what the previous pass made and

@@ -1,5 +1,9 @@
 //===- Graphviz.h - Layout with Graphviz's dot ------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Runs Graphviz's `dot` (Debian's graphviz package) on DOT graphs, several
 // processes at a time, and returns their SVGs.
 //

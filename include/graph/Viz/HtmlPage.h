@@ -1,5 +1,9 @@
 //===- HtmlPage.h - A self-contained page of the pipeline -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The page embeds one SVG per step and view (fused groups open or as one
 // box), the graph-report figures of each step with the change against the
 // previous one, and a script for stepping (buttons, arrow keys, a step

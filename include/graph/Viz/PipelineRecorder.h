@@ -1,5 +1,9 @@
 //===- PipelineRecorder.h - The graph around each pass ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A pass instrumentation that takes the picture of the graph before the
 // first pass and after each pass, and marks on each picture what the next
 // pass changes (what it folds, fuses and erases) and on the next one what it

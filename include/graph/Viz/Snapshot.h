@@ -1,5 +1,9 @@
 //===- Snapshot.h - A graph as drawn at one step of a pipeline --*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-viz draws the graph before the first pass and after each pass. A
 // Step is that picture's content, taken from the IR at the time: one node
 // per op (and per model input and output), the tensors between them, the

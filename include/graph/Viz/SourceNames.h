@@ -1,5 +1,9 @@
 //===- SourceNames.h - Name ops after their SSA values ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A picture of a .mlir model reads better with `mul` and `dead` on the boxes
 // than with line numbers: the parser's record of the source gives each op
 // the name of its first result, as a NameLoc around its location.

@@ -1,5 +1,9 @@
 //===- FullRankTensorWrites.cpp - Identity-map vector writes ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Before bufferization, every unmasked vector.transfer_write into a tensor
 // becomes a write of a vector with the tensor's rank and the identity map.
 // One-shot bufferization in LLVM 22 decides whether a write reads its

@@ -1,5 +1,9 @@
 //===- InstrumentKernels.cpp - Time each kernel call ------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-instrument-kernels: each call to an outlined kernel is wrapped in
 // calls to the runtime's graph_profile_enter/graph_profile_exit with the
 // call site's number, and the module records what each number is (its name,

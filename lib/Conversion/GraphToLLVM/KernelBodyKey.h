@@ -1,5 +1,9 @@
 //===- KernelBodyKey.h - Structural identity of kernel bodies ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A key that two kernel functions share when their bodies are the same
 // computation: graph-outline-kernels merges kernels with equal keys, and
 // graph-merge-kernels those whose keys are equal once their weights are

@@ -1,5 +1,9 @@
 //===- LowerAttention.cpp - graph.attention as one fused kernel -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The graph-lower-attention pass: each graph.attention becomes loops over
 // vectors that never hold the S x T scores in memory (FlashAttention's
 // scheme on a CPU). The batch dimensions are flattened; an scf.forall runs

@@ -1,5 +1,9 @@
 //===- LowerFused.cpp - graph.fused to one tiled kernel ---------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each graph.fused body, already lowered to linalg on tensors, becomes one
 // kernel. The body is inlined in place of the op first; the group is
 // remembered as the set of ops that came from the body, and only those are

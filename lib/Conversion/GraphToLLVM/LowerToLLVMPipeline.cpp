@@ -1,5 +1,9 @@
 //===- LowerToLLVMPipeline.cpp - graph-lower-to-llvm ------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The pipeline from graph ops on tensors to the LLVM dialect. Upstream passes
 // do all the work but three of ours: the conversion to linalg, the
 // single-kernel lowering of graph.fused and the tiling/vectorization for the

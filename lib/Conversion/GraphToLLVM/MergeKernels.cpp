@@ -1,5 +1,9 @@
 //===- MergeKernels.cpp - One kernel per layer shape ------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-merge-kernels: kernels whose bodies differ only in the values of
 // their weight constants become one kernel that takes the weights as
 // arguments, so that every repetition of a layer shape shares one body

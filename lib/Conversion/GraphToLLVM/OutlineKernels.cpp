@@ -1,5 +1,9 @@
 //===- OutlineKernels.cpp - One function per kernel -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph-outline-kernels: every top-level graph compute op and every
 // graph.fused of a function becomes a call to a private kernel function.
 // Kernels with identical bodies are merged, so that a model that repeats a

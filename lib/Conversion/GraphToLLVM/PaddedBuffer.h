@@ -1,5 +1,9 @@
 //===- PaddedBuffer.h - Padded tensors without a full fill ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A padded tensor is a buffer whose interior the source is inserted into
 // (or, in a fused group, written into in place by the source's producer):
 // only its border needs the padding value. Filling the whole buffer first

@@ -1,5 +1,8 @@
-//===- Parallelism.h - When and how kernels run on several cores -*- C++
-//-*-===//
+//===- Parallelism.h - When kernels run on several cores --------*- C++ -*-===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The lowering makes the outer loop of a kernel an scf.forall (later an
 // OpenMP worksharing loop) when the kernel has enough work to pay for a

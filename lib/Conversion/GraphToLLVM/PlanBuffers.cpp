@@ -1,5 +1,9 @@
 //===- PlanBuffers.cpp - One arena for a model's buffers --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // After bufferization and deallocation, the buffers of static size that a
 // function allocates in its body (not in a loop) become views into one
 // arena, placed by liveness so that buffers alive at different times share

@@ -1,5 +1,9 @@
 //===- Vectorize.cpp - Register tiles and vectors for the target ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Tiles the compute-heavy linalg ops to register-sized tiles and vectorizes
 // them, on tensors, before bufferization:
 //  - conv_2d_nhwc_hwcf: output tiles [1, 1, OW-tile, F-tile] with KH, KW tiled

@@ -1,5 +1,9 @@
 //===- ConvToLinalg.cpp - graph.conv2d to linalg convolutions ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The convolution is computed in NHWC/HWCF: that layout tiles, decomposes
 // and vectorizes correctly and fast in LLVM 22 (the vectorized NCHW
 // decomposition gave wrong values). An NHWC conv2d (graph-convert-layout's)

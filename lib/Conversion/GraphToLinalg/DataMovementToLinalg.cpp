@@ -1,5 +1,9 @@
 //===- DataMovementToLinalg.cpp - Slices, gathers, pads, resize -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The data movement ops of GraphShapeOps.td on storage tensors:
 //  - slice: tensor.extract_slice when every step is positive, else a
 //    gathering linalg.generic;

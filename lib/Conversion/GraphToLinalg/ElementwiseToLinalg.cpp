@@ -1,5 +1,9 @@
 //===- ElementwiseToLinalg.cpp - Elementwise graph ops ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Activations, broadcasting arithmetic and batch normalization become one
 // parallel linalg.generic each. The scalar bodies are the operations of the
 // fold hooks (ReferenceKernels.cpp) in the same order, without fast-math

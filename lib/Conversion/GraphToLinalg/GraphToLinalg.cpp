@@ -1,5 +1,9 @@
 //===- GraphToLinalg.cpp - graph ops to linalg on tensors -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The convert-graph-to-linalg pass: a partial dialect conversion in which
 // every graph op except graph.fused and graph.yield is illegal, so that an op
 // left unconverted (inside graph.fused bodies too) fails the pass with a

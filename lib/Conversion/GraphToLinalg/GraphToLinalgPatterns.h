@@ -1,5 +1,9 @@
 //===- GraphToLinalgPatterns.h - Shared pieces of GraphToLinalg -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Conversion/GraphToLinalg: the per-family pattern lists and
 // the small IR builders they share (elementwise linalg.generic with NumPy
 // broadcasting, fills, transposes that fold constants, reshapes).

@@ -1,5 +1,9 @@
 //===- GraphToLinalgUtils.cpp - Builders shared by the patterns -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Small IR builders used by every op family of the graph-to-linalg
 // conversion.
 //

@@ -1,5 +1,9 @@
 //===- LinalgOpsToLinalg.cpp - matmul and gemm to linalg.matmul -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph.matmul is a linalg.matmul on a zero-filled accumulator, or with a
 // packed weight (`packed_b`) a contraction over its panels. graph.gemm
 // transposes its operands as asked (constants at compile time), multiplies,

@@ -1,5 +1,9 @@
 //===- NNToLinalg.cpp - N-d convolution, pooling, contractions --*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //  - batch_matmul: a linalg.matmul on the collapsed rows when `b` has no
 //    batch (the Linear layers of transformers: the vectorized fast path),
 //    else both operands broadcast to the batch shape, collapsed to one batch

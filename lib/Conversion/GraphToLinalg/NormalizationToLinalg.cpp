@@ -1,5 +1,9 @@
 //===- NormalizationToLinalg.cpp - layer_norm, rms_norm ---------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // graph.layer_norm and graph.rms_norm over a row (the dimensions from `axis`
 // on), in the fold hook's order of operations: the input viewed as rows x
 // width, one linalg.generic per step. One division per row, the inverse of

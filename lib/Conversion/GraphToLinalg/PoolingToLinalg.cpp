@@ -1,5 +1,9 @@
 //===- PoolingToLinalg.cpp - Pooling graph ops to linalg --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // max_pool2d and avg_pool2d become the NCHW or NHWC pooling named ops (as
 // their `layout` says) on a padded input; global_avg_pool a reduction over H
 // and W. The divisions by the window counts follow the summation, as in the

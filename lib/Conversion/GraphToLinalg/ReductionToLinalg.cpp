@@ -1,5 +1,9 @@
 //===- ReductionToLinalg.cpp - Reductions and scans -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // reduce_* become a linalg.generic with reduction iterators into a filled
 // accumulator (reduce_mean divides after); argmax/argmin carry the value and
 // the index as two accumulators; cumsum is an scf.for along the axis

@@ -1,5 +1,9 @@
 //===- ShapeOpsToLinalg.cpp - Data movement graph ops to tensor -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // reshape and flatten become tensor reshapes, transpose a linalg.transpose,
 // concat insert_slices into an empty tensor; constants become
 // arith.constant and inference dropout its input.

@@ -1,5 +1,9 @@
 //===- SoftmaxToLinalg.cpp - graph.softmax to linalg.generic ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The stable softmax of the fold hook, as four linalg.generic ops: a max
 // reduction along the axis, exp(x - max), a sum reduction and a division.
 // Written out rather than through linalg.softmax, whose decomposition picks

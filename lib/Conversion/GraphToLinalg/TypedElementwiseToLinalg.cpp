@@ -1,5 +1,9 @@
 //===- TypedElementwiseToLinalg.cpp - Typed elementwise ops -----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The ops of GraphElementwiseOps.td become one parallel linalg.generic each
 // (createTypedElementwise: storage types in memory, compute types in the
 // body). The bodies are the operations of the fold hooks

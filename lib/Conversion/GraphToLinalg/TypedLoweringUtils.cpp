@@ -1,5 +1,9 @@
 //===- TypedLoweringUtils.cpp - Element types in the lowering ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The storage and compute types of graph element types after the conversion
 // to linalg, the type converter that applies them, and the builders of typed
 // elementwise and gathering linalg.generic ops.

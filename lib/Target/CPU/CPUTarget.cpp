@@ -1,5 +1,9 @@
 //===- CPUTarget.cpp - What code generation knows about the CPU -----------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Features are asked of LLVM's own subtarget description (MCSubtargetInfo),
 // so that a CPU name implies exactly the features LLVM will generate code
 // for, and a feature removed on the command line takes with it those that

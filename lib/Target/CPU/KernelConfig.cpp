@@ -1,5 +1,9 @@
 //===- KernelConfig.cpp - Tiles and packings chosen per kernel ------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every size follows from the target description (CPUTarget): vector lanes,
 // the register file, the caches.
 //

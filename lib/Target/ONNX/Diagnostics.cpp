@@ -1,5 +1,9 @@
 //===- Diagnostics.cpp - Diagnostics located in an ONNX model -------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Prints the diagnostics whose location is a model file (line 0: a binary
 // file has no lines) as `FILE: error: [node 'NAME': ]MESSAGE`.
 //

@@ -1,5 +1,9 @@
 //===- ImportElementwise.cpp - Math, activations, logic, casts ------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The elementwise ONNX operators. Each is one graph op where the dialect has
 // it, or the composition ONNX's own definition gives (Celu, Softsign,
 // ThresholdedRelu, Shrink, IsNaN, IsInf, Mean), which computes the same

@@ -1,5 +1,9 @@
 //===- ImportHelpers.cpp - Shared pieces of the operator builders ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Implements ImportHelpers.h.
 //
 //===----------------------------------------------------------------------===//

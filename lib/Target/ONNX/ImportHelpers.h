@@ -1,5 +1,9 @@
 //===- ImportHelpers.h - Shared pieces of the operator builders -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Target/ONNX: typed access to a node's attributes, the
 // checks every builder makes, the window of convolutions and pools, small
 // builders of graph ops (with the result type computed), and the builder of

@@ -1,5 +1,9 @@
 //===- ImportLosses.cpp - Loss functions ----------------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss, expanded into graph
 // ops as ONNX's function definitions compute them:
 //   loss[n, d...] = -input[n, target[n, d...], d...] * weight[target], 0 where

@@ -1,5 +1,9 @@
 //===- ImportNN.cpp - N-d convolution and pooling, resize, einsum ---------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The forms of Conv, MaxPool and AveragePool that the 2-D f32 ops do not
 // take (3-D, dilated pools, other element types) become graph.conv,
 // graph.max_pool and graph.avg_pool; ConvTranspose graph.conv_transpose with

@@ -1,5 +1,9 @@
 //===- ImportONNX.cpp - ONNX model to graph dialect import ----------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The model-level part of the importer: parsing the protobuf, the opset, the
 // graph's inputs, initializers and outputs, the values and the walk over the
 // nodes. Tensors are read in Tensors.cpp, the operators built in

@@ -1,5 +1,9 @@
 //===- ImportOps.cpp - ONNX operators to graph ops ------------------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One builder per ONNX operator: it reads the node's attributes and inputs,
 // computes the result shape (ShapeInference.h) and creates the graph ops.
 // Whatever a builder cannot import exactly (an attribute value, a rank, an

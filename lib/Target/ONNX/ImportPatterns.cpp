@@ -1,5 +1,9 @@
 //===- ImportPatterns.cpp - Op patterns of exported models ----------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Subgraphs that exporters write for an operator ONNX lacked at the opset
 // they target, recognized after import and replaced by the graph op, where
 // the op computes exactly the same operations:

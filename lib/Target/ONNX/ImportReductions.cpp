@@ -1,5 +1,9 @@
 //===- ImportReductions.cpp - Reductions and normalizations ---------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // ReduceSum/Mean/Max/Min/Prod, ArgMax/ArgMin, CumSum and LogSoftmax are graph
 // ops; ReduceL1/L2/LogSum/LogSumExp/SumSquare, Hardmax, GlobalMaxPool and the
 // normalizations (LayerNormalization with its Mean and InvStdDev outputs,

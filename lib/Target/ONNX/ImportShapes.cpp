@@ -1,5 +1,9 @@
 //===- ImportShapes.cpp - Shape arithmetic and data movement --------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Shape and Size of a static shape, ConstantOfShape, Range and EyeLike are
 // compile-time tensors; Squeeze, Unsqueeze, DepthToSpace, SpaceToDepth and
 // Tile are reshapes, transposes and broadcasts; Split is slices; Trilu,

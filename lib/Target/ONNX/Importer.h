@@ -1,5 +1,9 @@
 //===- Importer.h - State of one ONNX import --------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The importer's state, shared by the model-level code (ImportONNX.cpp) and
 // the per-operator builders (ImportOps.cpp): the ONNX values seen so far, as
 // MLIR values and/or compile-time tensors, the diagnostics, and the helpers

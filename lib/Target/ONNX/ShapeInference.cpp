@@ -1,5 +1,9 @@
 //===- ShapeInference.cpp - Result shapes of ONNX operators ---------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Implements the shape formulas of ShapeInference.h.
 //
 //===----------------------------------------------------------------------===//

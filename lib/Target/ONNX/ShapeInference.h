@@ -1,5 +1,9 @@
 //===- ShapeInference.h - Result shapes of ONNX operators -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The shape formulas that the importer uses to give every value a static
 // type: broadcasting, convolution and pooling windows (with ONNX's auto_pad),
 // and Reshape's 0 and -1. The same formulas as ../shared/SPEC.md, so that

@@ -1,5 +1,9 @@
 //===- Tensors.cpp - ONNX tensors as compile-time constants ---------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reads ONNX TensorProtos (raw bytes, typed fields or external data files)
 // into compile-time tensors, and turns the float ones into `graph.constant`s
 // when an op reads them: `dense` when small, `dense_resource` blobs when

@@ -1,5 +1,9 @@
 //===- TranslateRegistration.cpp - The import-onnx translation ------------===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Registers `--import-onnx` for mlir-translate-style drivers, with its
 // `--input-shape` option.
 //

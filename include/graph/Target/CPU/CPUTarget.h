@@ -1,5 +1,9 @@
 //===- CPUTarget.h - What code generation knows about the CPU ---*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one description of the processor that code is generated for: the LLVM
 // triple, CPU name and feature string that the TargetMachine is built from,
 // and the facts that tiling decisions depend on (vector width, number of

@@ -1,5 +1,9 @@
 //===- KernelConfig.h - Tiles and packings chosen per kernel ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the code generator does with a contraction on a given CPU: the
 // register tile of its micro-kernel and the packed layout of its constant
 // weights. Choosing is here, applying is in the passes that ask

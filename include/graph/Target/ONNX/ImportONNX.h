@@ -1,5 +1,9 @@
 //===- ImportONNX.h - ONNX model to graph dialect import --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reads an ONNX model (the ONNX library's protobuf classes) and builds a
 // module holding `func.func @main` of `graph` ops, as ../shared/SPEC.md
 // describes: the model's inputs are the arguments and its outputs the

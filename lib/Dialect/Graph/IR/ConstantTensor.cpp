@@ -1,4 +1,10 @@
 //===- ConstantTensor.cpp - Reading and writing f32 constants ---*- C++ -*-===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/FoldLimits.h"

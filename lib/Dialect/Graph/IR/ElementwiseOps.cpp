@@ -1,5 +1,9 @@
 //===- ElementwiseOps.cpp - Typed elementwise ops ---------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Verifiers and fold hooks of the elementwise ops of GraphElementwiseOps.td.
 // Each op's scalar semantics is one small struct (`...Fn`): which element
 // types it takes and what it computes on one element, in the compute type

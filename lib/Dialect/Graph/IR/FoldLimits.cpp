@@ -1,5 +1,9 @@
 //===- FoldLimits.cpp - Bounds on compile-time evaluation -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The limits are per thread: the pass manager may fold several functions at
 // once, each pass instance with its own options.
 //

@@ -1,5 +1,9 @@
 //===- GraphCanonicalize.cpp - Canonicalization patterns --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Canonicalization patterns of the graph ops.
 //  - graph.fused (collected by graph-eliminate-dead-code, whose driver erases
 //    unused ops without side effects): shrink a `graph.fused` whose interface

@@ -1,5 +1,9 @@
 //===- GraphDialect.cpp - The graph dialect ---------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Registers the ops and creates the constants that folding produces.
 //
 //===----------------------------------------------------------------------===//

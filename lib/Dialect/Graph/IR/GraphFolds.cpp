@@ -1,5 +1,9 @@
 //===- GraphFolds.cpp - Fold hooks of the graph ops -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every compute op evaluates itself when all its operands are constants,
 // through the float kernels of ReferenceKernels.h. Splat operands of
 // elementwise ops give a splat result computed once, never expanded. The

@@ -1,5 +1,9 @@
 //===- GraphOps.cpp - Verifiers and interfaces of the graph ops -*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Op verifiers (one per rule of the spec, naming the operand or attribute at
 // fault), memory effects and the assembly hooks that ODS leaves to C++.
 //

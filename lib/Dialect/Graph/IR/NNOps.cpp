@@ -1,5 +1,9 @@
 //===- NNOps.cpp - N-d convolution, pooling, contractions -------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Verifiers and fold hooks of GraphNNOps.td. The folds sum in the order of
 // the lowering's loops: a convolution starts from its bias and adds the
 // products over input channels, then the kernel dimensions; a contraction

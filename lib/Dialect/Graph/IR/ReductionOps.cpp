@@ -1,5 +1,9 @@
 //===- ReductionOps.cpp - Reductions and scans ------------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Verifiers and fold hooks of GraphReductionOps.td. The folds combine the
 // elements in row-major order, the order of the lowering's loops.
 //

@@ -1,5 +1,9 @@
 //===- ReferenceKernels.cpp - Float kernels of the graph ops ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Compile-time evaluation must match the compiled code bit for bit on
 // elementwise ops, so everything here computes in `float`, one IEEE operation
 // at a time: no contraction of a * b + c into a fused multiply-add.

@@ -1,5 +1,9 @@
 //===- ScalarKernels.h - Scalar semantics of the typed ops ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Dialect/Graph/IR: what one element of each elementwise op
 // beyond the f32 core computes, for every element type, written to match
 // the scalar bodies of lib/Conversion/GraphToLinalg operation for operation:

@@ -1,5 +1,9 @@
 //===- ShapeOps.cpp - Data movement ops of any type -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Verifiers and fold hooks of GraphShapeOps.td. The data movement folds
 // compute, for every output element, the position of the input element it
 // copies, and gather those bytes: exact for every element type.

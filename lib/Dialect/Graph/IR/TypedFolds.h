@@ -1,5 +1,9 @@
 //===- TypedFolds.h - Folds of the core ops beyond f32 ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Dialect/Graph/IR: the fold hooks of GraphFolds.cpp handle
 // f32 themselves and hand every other element type to these.
 //

@@ -1,5 +1,9 @@
 //===- TypedKernels.cpp - Compile-time tables of the N-d ops ----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The resize taps follow ONNX's reference implementation
 // (onnx/backend/test/case/node/resize.py): the source coordinate of each
 // output position, the ratio in (0, 1] to the neighbour on its left, the n

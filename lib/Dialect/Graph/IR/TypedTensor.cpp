@@ -1,5 +1,9 @@
 //===- TypedTensor.cpp - Constants of every element type --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reading and writing the attributes of TypedTensor. Dense attributes keep
 // every type but i1 as packed little-endian bytes (i1 is bit-packed, so bools
 // go through getValues<bool>); dense_resource blobs hold the same bytes, a

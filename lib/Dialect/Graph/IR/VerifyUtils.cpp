@@ -1,4 +1,10 @@
 //===- VerifyUtils.cpp - Shared checks of the op verifiers ------*- C++ -*-===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "VerifyUtils.h"
 #include "graph/Dialect/Graph/IR/FoldLimits.h"

@@ -1,5 +1,9 @@
 //===- VerifyUtils.h - Shared checks of the op verifiers --------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Dialect/Graph/IR: the checks that the verifiers of the ops
 // beyond the f32 core share. Every message names the operand, result or
 // attribute at fault, as the core verifiers' do.

@@ -1,5 +1,9 @@
 //===- ConstantTensor.h - Reading and writing f32 constants -----*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One way to read the value of a constant, however it is stored (dense,
 // splat, dense_resource), and to build a folded result. Used by the fold hooks
 // and by the transforms that rewrite constant weights.

@@ -1,5 +1,9 @@
 //===- FoldLimits.h - Bounds on compile-time evaluation ---------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A fold hook evaluates an op at compile time, so a hostile or merely huge
 // model could make it allocate or compute without bound. Every hook asks
 // `withinFoldLimits` before it evaluates anything, with the elements of each

@@ -1,5 +1,9 @@
 //===- GraphBase.td - The graph dialect and its shared pieces -*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The `graph` dialect models deep-learning computation graphs: tensors in,
 // tensors out, every compute op pure (save the random ones) and foldable.
 //

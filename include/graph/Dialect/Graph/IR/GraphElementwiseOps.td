@@ -1,5 +1,9 @@
 //===- GraphElementwiseOps.td - Elementwise ops beyond f32 -*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Math functions, activations, comparisons, logic, casts and selection: every
 // output element depends on the input elements at the same index (after
 // NumPy broadcasting), so each op carries Graph_Elementwise. Included from

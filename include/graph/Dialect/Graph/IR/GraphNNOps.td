@@ -1,5 +1,9 @@
 //===- GraphNNOps.td - N-d convolution, pooling, contractions -*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The general forms of the network ops: batched matmul with broadcasting,
 // einsum, and convolution, transposed convolution and pooling over 1 to 3
 // spatial dimensions. The 2-D NCHW ops of GraphOps.td remain the fast path

@@ -1,5 +1,9 @@
 //===- GraphOps.h - Operations of the graph dialect -------------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Declares the ops of the `graph` dialect, generated from GraphOps.td.
 //
 //===----------------------------------------------------------------------===//

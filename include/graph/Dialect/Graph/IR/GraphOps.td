@@ -1,5 +1,9 @@
 //===- GraphOps.td - Operations of the graph dialect -------*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The op set of ../shared/SPEC.md, section 2. Operand types are checked by
 // each op's verifier rather than by ODS constraints, so that a rejected type
 // is reported with the operand's name ("operand 'weight' ...").

@@ -1,5 +1,9 @@
 //===- GraphReductionOps.td - Reductions and scans ---------*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reductions over a set of axes, arg-reductions, the cumulative sum and
 // log-softmax. Included from GraphOps.td.
 //

@@ -1,5 +1,9 @@
 //===- GraphShapeOps.td - Data movement ops of any type ----*- tablegen -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Ops that move elements without computing on them: slicing, gathering,
 // broadcasting, padding and resizing. They take any element type (bool,
 // integers, floats); resize computes, on floats only. Indices read from

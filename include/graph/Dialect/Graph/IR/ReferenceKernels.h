@@ -1,5 +1,9 @@
 //===- ReferenceKernels.h - Float kernels of the graph ops ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Straightforward float implementations of the graph ops, used by the fold
 // hooks to evaluate ops at compile time. Elementwise functions compute in
 // `float` exactly as the compiled code does (no contraction into FMA, no

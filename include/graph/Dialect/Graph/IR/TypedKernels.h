@@ -1,5 +1,9 @@
 //===- TypedKernels.h - Compile-time tables of the N-d ops ------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the fold hooks and the lowering of the ops beyond the f32 core both
 // need to compute the same way: the interpolation taps of graph.resize, the
 // index helpers of row-major tensors, and the einsum equation's parse.

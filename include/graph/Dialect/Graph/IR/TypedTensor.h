@@ -1,5 +1,9 @@
 //===- TypedTensor.h - Constants of every element type ----------*- C++ -*-===//
 //
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The value of a constant of any element type that graph ops compute on
 // (bool, signed and unsigned integers, f16, bf16, f32, f64), however it is
 // stored (dense, splat, dense_resource), as packed little-endian bytes. The
