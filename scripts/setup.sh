@@ -10,12 +10,14 @@ BUILD_DIR=${1:-build}
 # libomp-22-dev: the OpenMP runtime that parallel kernels call.
 # pybind11-dev, python3-dev: the Python package (python/); python3-pytest its
 # tests; python3-torchvision the example in examples/python/.
+# libgtest-dev: the unit tests (unittests/, GoogleTest).
 PACKAGES=(cmake ninja-build ccache g++ lld lld-22 python3 python3-numpy python3-onnx libonnx-dev libprotobuf-dev
           libomp-22-dev libonnx-testdata python3-torch
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           graphviz fonts-dejavu-core chromium
           clang-22 libclang-rt-22-dev
-          pybind11-dev python3-dev python3-pytest python3-torchvision)
+          pybind11-dev python3-dev python3-pytest python3-torchvision
+          libgtest-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
