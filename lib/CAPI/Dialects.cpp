@@ -8,6 +8,7 @@
 
 #include "graph-c/Dialects.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Transforms/Passes.h"
@@ -19,4 +20,5 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Graph, graph, mlir::graph::GraphDialect)
 void mlirRegisterGraphPasses(void) {
   mlir::graph::registerAllGraphPasses();
   mlir::graph::registerAllGraphConversionPasses();
+  mlir::graph::registerAllGraphCPUCodegenPasses();
 }

@@ -18,6 +18,7 @@
 #include "graph/Compiler/Compile.h"
 #include "graph/Compiler/ModelABI.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/AllocationCounter.h"

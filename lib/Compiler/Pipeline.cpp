@@ -12,6 +12,7 @@
 
 #include "graph/Compiler/Compile.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Runtime/Errors.h"
 #include "graph/Target/CPU/CPUTarget.h"

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Transforms/Passes.h"
@@ -35,5 +36,6 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "GraphPasses", LLVM_VERSION_STRING, []() {
             graph::registerAllGraphPasses();
             graph::registerAllGraphConversionPasses();
+            graph::registerAllGraphCPUCodegenPasses();
           }};
 }

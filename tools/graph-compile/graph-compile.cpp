@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Driver/Driver.h"
 #include "graph/Runtime/Errors.h"
@@ -121,6 +122,7 @@ static int compileTool() {
 
   if (!loweringPipeline.empty())
     mlir::graph::registerAllGraphConversionPasses();
+  mlir::graph::registerAllGraphCPUCodegenPasses();
 
   mlir::graph::driver::AheadOfTimeOptions options;
   options.compile.entry = entry;

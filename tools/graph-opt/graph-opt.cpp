@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Support/NestingDepth.h"
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::graph::registerAllGraphPasses();
   mlir::graph::registerAllGraphConversionPasses();
+  mlir::graph::registerAllGraphCPUCodegenPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -23,6 +23,7 @@
 #include "Bench.h"
 #include "Compare.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Compiler/CompiledModel.h"
 #include "graph/Compiler/ModelLoader.h"
 #include "graph/Conversion/Passes.h"
@@ -572,6 +573,7 @@ static int runTool() {
     mlir::registerAllPasses();
     mlir::graph::registerAllGraphPasses();
     mlir::graph::registerAllGraphConversionPasses();
+    mlir::graph::registerAllGraphCPUCodegenPasses();
   }
 
   mlir::DefaultTimingManager timingManager;

@@ -4,25 +4,20 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The conversion passes and the graph-lower-to-llvm pipeline.
+// The conversion of graph ops to linalg on tensors (the code generation that
+// follows: graph/Codegen/CPU/Passes.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GRAPH_CONVERSION_PASSES_H
 #define GRAPH_CONVERSION_PASSES_H
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class RewritePatternSet;
@@ -30,24 +25,8 @@ class TypeConverter;
 
 namespace graph {
 
-/// The most threads that a parallel loop whose iterations need scratch
-/// buffers (a fused group's tile loop) runs on, unless told otherwise:
-/// graph-plan-buffers gives each a slot of scratch and caps the loop's team
-/// there. The other parallel loops have at most 8 slices anyway.
-constexpr int64_t kDefaultMaxThreads = 8;
-
 #define GEN_PASS_DECL
 #include "graph/Conversion/Passes.h.inc"
-
-/// The attribute of the kernel functions that graph-outline-kernels makes
-/// (a string: what it computes, the fused group's kind or the op's
-/// mnemonic, for the profiler and for people reading the IR); the later
-/// passes find kernels by it.
-constexpr llvm::StringLiteral kKernelAttr = "graph.kernel";
-
-/// The module attribute where graph-plan-buffers records the bytes of the
-/// arenas it made (an i64), for the runtime to report.
-constexpr llvm::StringLiteral kArenaBytesAttr = "graph.arena_bytes";
 
 /// Adds the patterns that rewrite graph compute ops into linalg, tensor,
 /// arith, math and scf ops on tensors. `converter` gives tensors their
@@ -55,53 +34,12 @@ constexpr llvm::StringLiteral kArenaBytesAttr = "graph.arena_bytes";
 void populateGraphToLinalgConversionPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns);
 
-/// Options of `graph-lower-to-llvm`.
-struct GraphLowerToLLVMOptions
-    : public PassPipelineOptions<GraphLowerToLLVMOptions> {
-  PassOptions::Option<std::string> targetCpu{
-      *this, "target-cpu",
-      llvm::cl::desc("The LLVM CPU to generate code for (default: this "
-                     "machine's)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> targetFeatures{
-      *this, "target-features",
-      llvm::cl::desc("Target features to add or remove, e.g. "
-                     "+avx2,-avx512f"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> profile{
-      *this, "profile",
-      llvm::cl::desc("Wrap each kernel call in calls to the runtime's "
-                     "profiler (graph-instrument-kernels)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> planBuffers{
-      *this, "plan-buffers",
-      llvm::cl::desc("Place the buffers of static size in one arena "
-                     "allocated once per model, those of parallel loops in "
-                     "per-thread slots (graph-plan-buffers)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<int64_t> maxThreads{
-      *this, "max-threads",
-      llvm::cl::desc("The most threads a parallel loop with per-thread "
-                     "scratch runs on (graph-plan-buffers)"),
-      llvm::cl::init(kDefaultMaxThreads)};
-};
-
-/// Adds graph-optimize's lowering after it: graph ops on tensors in, the LLVM
-/// dialect out, runnable by mlir-runner and graph-run.
-void buildGraphLowerToLLVMPipeline(
-    OpPassManager &pm,
-    const GraphLowerToLLVMOptions &options = GraphLowerToLLVMOptions());
-
-/// Registers `graph-lower-to-llvm`.
-void registerGraphLowerToLLVMPipeline();
-
 #define GEN_PASS_REGISTRATION
 #include "graph/Conversion/Passes.h.inc"
 
-/// Registers every lowering pass and pipeline.
+/// Registers the conversion passes.
 inline void registerAllGraphConversionPasses() {
   registerGraphConversionPasses();
-  registerGraphLowerToLLVMPipeline();
 }
 
 } // namespace graph

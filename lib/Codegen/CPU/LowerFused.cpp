@@ -21,8 +21,8 @@
 #include "PaddedBuffer.h"
 #include "Parallelism.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/PackedContraction.h"
-#include "graph/Conversion/Passes.h"
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
@@ -43,7 +43,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHLOWERFUSED
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,7 +27,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHINSTRUMENTKERNELS
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Target/CPU/CPUTarget.h"
 
@@ -44,7 +44,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHLOWERATTENTION
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

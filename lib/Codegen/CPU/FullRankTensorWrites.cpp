@@ -14,12 +14,12 @@
 // destination. Two padded convolutions whose zero fills CSE had merged
 // printed `1 4 0` where `1 0 0` is right. With full-rank identity-map writes
 // the check compares matching dimensions and is exact.
-// test/Conversion/GraphToLLVM/upstream-bufferize-partial-write.mlir keeps the
+// test/Codegen/CPU/upstream-bufferize-partial-write.mlir keeps the
 // upstream-only form.
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -27,7 +27,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHFULLRANKTENSORWRITES
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

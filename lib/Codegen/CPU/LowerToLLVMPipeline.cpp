@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"

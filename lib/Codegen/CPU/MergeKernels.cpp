@@ -13,7 +13,7 @@
 
 #include "KernelBodyKey.h"
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,7 +22,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHMERGEKERNELS
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

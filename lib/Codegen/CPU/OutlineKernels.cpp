@@ -13,7 +13,7 @@
 
 #include "KernelBodyKey.h"
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,7 +25,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHOUTLINEKERNELS
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

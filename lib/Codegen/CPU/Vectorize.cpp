@@ -29,8 +29,8 @@
 #include "PaddedBuffer.h"
 #include "Parallelism.h"
 
+#include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/PackedContraction.h"
-#include "graph/Conversion/Passes.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/CPU/KernelConfig.h"
 
@@ -49,7 +49,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHVECTORIZE
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 

@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graph/Conversion/Passes.h"
+#include "graph/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,7 +45,7 @@
 namespace mlir {
 namespace graph {
 #define GEN_PASS_DEF_GRAPHPLANBUFFERS
-#include "graph/Conversion/Passes.h.inc"
+#include "graph/Codegen/CPU/Passes.h.inc"
 } // namespace graph
 } // namespace mlir
 
