@@ -118,6 +118,20 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
     TimingScope &timing, LoadReport &report, llvm::raw_ostream &diagnostics) {
   auto start = std::chrono::steady_clock::now();
   report = LoadReport();
+  // A model made by this call: its compile time is the whole call's.
+  auto madeHere =
+      [&](auto model) -> llvm::Expected<std::unique_ptr<Executable>> {
+    if (!model)
+      return model.takeError();
+    (*model)->setCompileMillis(millisSince(start));
+    report.coldMillis = (*model)->getCompileMillis();
+    return std::move(*model);
+  };
+  auto compileWithJIT = [&](llvm::SourceMgr &sourceMgr) {
+    report.source = LoadReport::Source::JIT;
+    return madeHere(
+        CompiledModel::compile(context, sourceMgr, options.compile, &timing));
+  };
 
   bool objectFile = isObjectFile(path);
   if (objectFile || isSharedLibrary(path)) {
@@ -171,14 +185,7 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
     if (llvm::Error error =
             source.read(context, path, options, timing, diagnostics))
       return error;
-    llvm::Expected<std::unique_ptr<CompiledModel>> model =
-        CompiledModel::compile(context, source.sourceMgr, options.compile,
-                               &timing);
-    if (!model)
-      return model.takeError();
-    (*model)->setCompileMillis(millisSince(start));
-    report.coldMillis = (*model)->getCompileMillis();
-    return std::move(*model);
+    return compileWithJIT(source.sourceMgr);
   }
 
   CompileCache cache(directory, options.cacheSizeLimit);
@@ -235,13 +242,7 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
   if (llvm::Error error = cache.prepare()) {
     report.cacheProblem = llvm::toString(std::move(error));
     TimingScope linkTimer = timing.nest("link and load");
-    llvm::Expected<std::unique_ptr<SharedLibraryModel>> model =
-        loadTemporaryLibrary(*object);
-    if (!model)
-      return model.takeError();
-    (*model)->setCompileMillis(millisSince(start));
-    report.coldMillis = (*model)->getCompileMillis();
-    return std::move(*model);
+    return madeHere(loadTemporaryLibrary(*object));
   }
   llvm::Error stored = [&] {
     TimingScope storeTimer = timing.nest("link and store in the cache");
@@ -253,15 +254,7 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
     // defines): the JIT resolves what the process has, or says what it
     // cannot find.
     report.cacheProblem = llvm::toString(std::move(stored));
-    report.source = LoadReport::Source::JIT;
-    llvm::Expected<std::unique_ptr<CompiledModel>> model =
-        CompiledModel::compile(context, source.sourceMgr, options.compile,
-                               &timing);
-    if (!model)
-      return model.takeError();
-    (*model)->setCompileMillis(millisSince(start));
-    report.coldMillis = (*model)->getCompileMillis();
-    return std::move(*model);
+    return compileWithJIT(source.sourceMgr);
   }
   double cold = millisSince(start);
   auto warmStart = std::chrono::steady_clock::now();
