@@ -60,7 +60,8 @@ void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
 /// reduce_*, argmax, argmin, cumsum, log_softmax.
 void populateReductionToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
-/// batch_matmul, einsum, conv, conv_transpose, max_pool, avg_pool.
+/// batch_matmul, einsum, conv, conv_transpose, max_pool, avg_pool,
+/// conv_integer, matmul_integer.
 void populateNNToLinalgPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
 

@@ -15,6 +15,8 @@
 //    bias;
 //  - conv_transpose: a linalg.generic that gathers, for each output
 //    position, the input positions that scatter to it;
+//  - conv_integer / matmul_integer: both operands centered on their zero
+//    points in i32, then conv's or batch_matmul's contraction in i32;
 //  - max_pool / avg_pool: a linalg.generic over the padded input (-inf or
 //    the lowest integer for max, zeros for average) with a window operand
 //    that carries the kernel's extent; the average divides by a
@@ -81,6 +83,64 @@ static Value padWith(OpBuilder &b, Location loc, Value value,
       getAsIndexOpFoldResult(context, high), padValue);
 }
 
+/// The batched product of the storage tensors `a` ([..., M, K], graph shape
+/// `aShape`) and `b` ([..., K, N]) as the storage type of `resultType`: a
+/// linalg.matmul on the collapsed rows when `b` has no batch, else both
+/// broadcast to the batch shape, collapsed to one batch dimension, and a
+/// linalg.batch_matmul.
+static Value createBatchMatmul(OpBuilder &rewriter, Location loc,
+                               RankedTensorType resultType, Value a,
+                               ArrayRef<int64_t> aShape, Value b,
+                               ArrayRef<int64_t> bShape) {
+  auto storageType = getStorageTensorType(resultType);
+  Type element = storageType.getElementType();
+  ArrayRef<int64_t> out = resultType.getShape();
+  int64_t m = out[out.size() - 2], n = out.back(), k = aShape.back();
+  auto isOne = [](int64_t d) { return d == 1; };
+
+  // b without batch: one matmul over all the rows of a.
+  if (llvm::all_of(bShape.drop_back(2), isOne)) {
+    int64_t rows = resultType.getNumElements() / std::max<int64_t>(n, 1);
+    a = createReshape(rewriter, loc, a,
+                      RankedTensorType::get({rows, k}, element));
+    b = createReshape(rewriter, loc, b, RankedTensorType::get({k, n}, element));
+    auto flatType = RankedTensorType::get({rows, n}, element);
+    Value init = createZeros(rewriter, loc, flatType);
+    Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
+                                             ValueRange{a, b}, ValueRange{init})
+                        .getResult(0);
+    return createReshape(rewriter, loc, product, storageType);
+  }
+
+  // Broadcast both to the batch shape, collapse it, batch_matmul.
+  SmallVector<int64_t> batch(out.drop_back(2));
+  int64_t batchSize = 1;
+  for (int64_t d : batch)
+    batchSize *= d;
+  auto broadcastTo = [&](Value v, ArrayRef<int64_t> shape, int64_t rows,
+                         int64_t cols) {
+    SmallVector<int64_t> full(batch);
+    full.push_back(rows);
+    full.push_back(cols);
+    if (ArrayRef<int64_t>(full) != shape)
+      v = createElementwise(
+          rewriter, loc, RankedTensorType::get(full, element), v, {},
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    return createReshape(
+        rewriter, loc, v,
+        RankedTensorType::get({batchSize, rows, cols}, element));
+  };
+  a = broadcastTo(a, aShape, m, k);
+  b = broadcastTo(b, bShape, k, n);
+  auto flatType = RankedTensorType::get({batchSize, m, n}, element);
+  Value init = createZeros(rewriter, loc, flatType);
+  Value product =
+      linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{flatType},
+                                    ValueRange{a, b}, ValueRange{init})
+          .getResult(0);
+  return createReshape(rewriter, loc, product, storageType);
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -93,64 +153,13 @@ struct BatchMatMulToLinalg : OpConversionPattern<BatchMatMulOp> {
   LogicalResult
   matchAndRewrite(BatchMatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto storageType = getStorageTensorType(resultType);
-    Type element = storageType.getElementType();
-    ArrayRef<int64_t> out = resultType.getShape();
-    ArrayRef<int64_t> aShape =
-        cast<RankedTensorType>(op.getA().getType()).getShape();
-    ArrayRef<int64_t> bShape =
-        cast<RankedTensorType>(op.getB().getType()).getShape();
-    int64_t m = out[out.size() - 2], n = out.back(), k = aShape.back();
-    Value a = adaptor.getA(), b = adaptor.getB();
-    auto isOne = [](int64_t d) { return d == 1; };
-
-    // b without batch: one matmul over all the rows of a.
-    if (llvm::all_of(bShape.drop_back(2), isOne)) {
-      int64_t rows = resultType.getNumElements() / std::max<int64_t>(n, 1);
-      a = createReshape(rewriter, loc, a,
-                        RankedTensorType::get({rows, k}, element));
-      b = createReshape(rewriter, loc, b,
-                        RankedTensorType::get({k, n}, element));
-      auto flatType = RankedTensorType::get({rows, n}, element);
-      Value init = createZeros(rewriter, loc, flatType);
-      Value product =
-          linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
-                                   ValueRange{a, b}, ValueRange{init})
-              .getResult(0);
-      rewriter.replaceOp(op,
-                         createReshape(rewriter, loc, product, storageType));
-      return success();
-    }
-
-    // Broadcast both to the batch shape, collapse it, batch_matmul.
-    SmallVector<int64_t> batch(out.drop_back(2));
-    int64_t batchSize = 1;
-    for (int64_t d : batch)
-      batchSize *= d;
-    auto broadcastTo = [&](Value v, ArrayRef<int64_t> shape, int64_t rows,
-                           int64_t cols) {
-      SmallVector<int64_t> full(batch);
-      full.push_back(rows);
-      full.push_back(cols);
-      if (ArrayRef<int64_t>(full) != shape)
-        v = createElementwise(
-            rewriter, loc, RankedTensorType::get(full, element), v, {},
-            [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-      return createReshape(
-          rewriter, loc, v,
-          RankedTensorType::get({batchSize, rows, cols}, element));
-    };
-    a = broadcastTo(a, aShape, m, k);
-    b = broadcastTo(b, bShape, k, n);
-    auto flatType = RankedTensorType::get({batchSize, m, n}, element);
-    Value init = createZeros(rewriter, loc, flatType);
-    Value product =
-        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{flatType},
-                                      ValueRange{a, b}, ValueRange{init})
-            .getResult(0);
-    rewriter.replaceOp(op, createReshape(rewriter, loc, product, storageType));
+    rewriter.replaceOp(
+        op, createBatchMatmul(
+                rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                adaptor.getA(),
+                cast<RankedTensorType>(op.getA().getType()).getShape(),
+                adaptor.getB(),
+                cast<RankedTensorType>(op.getB().getType()).getShape()));
     return success();
   }
 };
@@ -236,67 +245,77 @@ static Value createConvInit(OpBuilder &b, Location loc,
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
+/// The N-d convolution of the storage tensors `input` and `weight` (graph
+/// shape `w`) as the storage type of `resultType`: the input padded with
+/// zeros and the weight read through affine maps by one linalg.generic
+/// (groups through floordiv), accumulating from `bias` or zero.
+static Value createDirectConv(OpBuilder &rewriter, Location loc,
+                              RankedTensorType resultType, Value input,
+                              Value weight, Value bias, ArrayRef<int64_t> w,
+                              ArrayRef<int64_t> padding,
+                              ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations, int64_t groups) {
+  MLIRContext *context = rewriter.getContext();
+  Type graphType = resultType.getElementType();
+  auto storageType = getStorageTensorType(resultType);
+  int64_t k = resultType.getRank() - 2;
+  int64_t cg = w[1], fg = w[0] / groups;
+
+  SmallVector<int64_t> low = {0, 0}, high = {0, 0};
+  for (int64_t d = 0; d < k; ++d) {
+    low.push_back(padding[d]);
+    high.push_back(padding[k + d]);
+  }
+  Value padded = padWith(
+      rewriter, loc, input, low, high,
+      createScalarConstant(rewriter, loc, storageType.getElementType(), 0));
+  Value init = createConvInit(rewriter, loc, storageType, bias);
+
+  // Loops: n, f, o_1..o_k (parallel), c, kk_1..kk_k (reduction).
+  int64_t numLoops = 2 + 2 * k + 1;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  AffineExpr n = dim(0), f = dim(1), c = dim(2 + k);
+  AffineExpr channel = groups == 1 ? c : f.floorDiv(fg) * cg + c;
+  SmallVector<AffineExpr> inExprs = {n, channel}, wExprs = {f, c},
+                          outExprs = {n, f};
+  for (int64_t d = 0; d < k; ++d) {
+    AffineExpr o = dim(2 + d), kk = dim(3 + k + d);
+    inExprs.push_back(o * strides[d] + kk * dilations[d]);
+    wExprs.push_back(kk);
+    outExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(numLoops, 0, inExprs, context),
+      AffineMap::get(numLoops, 0, wExprs, context),
+      AffineMap::get(numLoops, 0, outExprs, context)};
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::parallel);
+  for (int64_t i = 2 + k; i < numLoops; ++i)
+    iterators[i] = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{storageType}, ValueRange{padded, weight},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   b, l,
+                   multiplyAdd(b, l, args[2], args[0], args[1], graphType));
+             })
+      .getResult(0);
+}
+
 struct ConvToLinalg : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Type graphType = resultType.getElementType();
-    auto storageType = getStorageTensorType(resultType);
-    ArrayRef<int64_t> w =
-        cast<RankedTensorType>(op.getWeight().getType()).getShape();
-    int64_t k = resultType.getRank() - 2;
-    ArrayRef<int64_t> padding = op.getPadding(), strides = op.getStrides(),
-                      dilations = op.getDilations();
-    int64_t cg = w[1], fg = w[0] / op.getGroups();
-
-    SmallVector<int64_t> low = {0, 0}, high = {0, 0};
-    for (int64_t d = 0; d < k; ++d) {
-      low.push_back(padding[d]);
-      high.push_back(padding[k + d]);
-    }
-    Value input = padWith(
-        rewriter, loc, adaptor.getInput(), low, high,
-        createScalarConstant(rewriter, loc, storageType.getElementType(), 0));
-    Value init = createConvInit(rewriter, loc, storageType, adaptor.getBias());
-
-    // Loops: n, f, o_1..o_k (parallel), c, kk_1..kk_k (reduction).
-    int64_t numLoops = 2 + 2 * k + 1;
-    auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    AffineExpr n = dim(0), f = dim(1), c = dim(2 + k);
-    AffineExpr channel = op.getGroups() == 1 ? c : f.floorDiv(fg) * cg + c;
-    SmallVector<AffineExpr> inExprs = {n, channel}, wExprs = {f, c},
-                            outExprs = {n, f};
-    for (int64_t d = 0; d < k; ++d) {
-      AffineExpr o = dim(2 + d), kk = dim(3 + k + d);
-      inExprs.push_back(o * strides[d] + kk * dilations[d]);
-      wExprs.push_back(kk);
-      outExprs.push_back(o);
-    }
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(numLoops, 0, inExprs, context),
-        AffineMap::get(numLoops, 0, wExprs, context),
-        AffineMap::get(numLoops, 0, outExprs, context)};
-    SmallVector<utils::IteratorType> iterators(numLoops,
-                                               utils::IteratorType::parallel);
-    for (int64_t i = 2 + k; i < numLoops; ++i)
-      iterators[i] = utils::IteratorType::reduction;
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{storageType},
-            ValueRange{input, adaptor.getWeight()}, ValueRange{init}, maps,
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l,
-                  multiplyAdd(b, l, args[2], args[0], args[1], graphType));
-            })
-            .getResult(0);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, createDirectConv(
+                rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(),
+                cast<RankedTensorType>(op.getWeight().getType()).getShape(),
+                op.getPadding(), op.getStrides(), op.getDilations(),
+                op.getGroups()));
     return success();
   }
 };
@@ -541,13 +560,90 @@ template <typename OpTy> struct PoolToLinalg : OpConversionPattern<OpTy> {
   bool isMax;
 };
 
+//===----------------------------------------------------------------------===//
+// graph.conv_integer, graph.matmul_integer
+//===----------------------------------------------------------------------===//
+
+/// `x - zeroPoint` as an i32 tensor (the storage tensors of one i8 or ui8
+/// graph type): the exact operand of an integer contraction.
+static Value centerOnZeroPoint(OpBuilder &b, Location loc, Value x,
+                               Value zeroPoint, Type graphType,
+                               ArrayRef<int64_t> shape) {
+  Type i32 = b.getI32Type();
+  bool isUnsigned = isUnsignedGraphType(graphType);
+  return createTypedElementwise(
+      b, loc, RankedTensorType::get(shape, i32), {x, zeroPoint},
+      {graphType, graphType}, {},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        auto widen = [&](Value v) -> Value {
+          if (isUnsigned)
+            return arith::ExtUIOp::create(b, l, i32, v);
+          return arith::ExtSIOp::create(b, l, i32, v);
+        };
+        return arith::SubIOp::create(b, l, widen(args[0]), widen(args[1]));
+      });
+}
+
+/// Both operands centered on their zero points, then the convolution of
+/// graph.conv in i32 (padding with zero is padding with the zero point).
+struct ConvIntegerToLinalg : OpConversionPattern<ConvIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    Value input = centerOnZeroPoint(
+        rewriter, loc, adaptor.getInput(), adaptor.getInputZeroPoint(),
+        inputType.getElementType(), inputType.getShape());
+    Value weight = centerOnZeroPoint(
+        rewriter, loc, adaptor.getWeight(), adaptor.getWeightZeroPoint(),
+        weightType.getElementType(), weightType.getShape());
+    rewriter.replaceOp(
+        op, createDirectConv(
+                rewriter, loc, cast<RankedTensorType>(op.getType()), input,
+                weight, Value(), weightType.getShape(), op.getPadding(),
+                op.getStrides(), op.getDilations(), op.getGroups()));
+    return success();
+  }
+};
+
+/// Both operands centered on their zero points, then graph.batch_matmul's
+/// contraction in i32.
+struct MatMulIntegerToLinalg : OpConversionPattern<MatMulIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatMulIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    Value a = centerOnZeroPoint(rewriter, loc, adaptor.getA(),
+                                adaptor.getAZeroPoint(), aType.getElementType(),
+                                aType.getShape());
+    Value b = centerOnZeroPoint(rewriter, loc, adaptor.getB(),
+                                adaptor.getBZeroPoint(), bType.getElementType(),
+                                bType.getShape());
+    rewriter.replaceOp(
+        op,
+        createBatchMatmul(rewriter, loc, cast<RankedTensorType>(op.getType()),
+                          a, aType.getShape(), b, bType.getShape()));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::graph::populateNNToLinalgPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<BatchMatMulToLinalg, EinsumToLinalg, ConvToLinalg,
-               ConvTransposeToLinalg>(converter, context);
+  patterns
+      .add<BatchMatMulToLinalg, EinsumToLinalg, ConvToLinalg,
+           ConvTransposeToLinalg, ConvIntegerToLinalg, MatMulIntegerToLinalg>(
+          converter, context);
   patterns.add<PoolToLinalg<MaxPoolOp>>(converter, context, true);
   patterns.add<PoolToLinalg<AvgPoolOp>>(converter, context, false);
 }

@@ -496,6 +496,57 @@ struct CastToGeneric : OpConversionPattern<CastOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// graph.quantize, graph.dequantize
+//===----------------------------------------------------------------------===//
+
+/// An integer compute scalar of graph type `graphType` as float `type`.
+static Value integerToFloat(OpBuilder &b, Location loc, Value x, Type graphType,
+                            Type type) {
+  if (isUnsignedGraphType(graphType))
+    return arith::UIToFPOp::create(b, loc, type, x);
+  return arith::SIToFPOp::create(b, loc, type, x);
+}
+
+/// clamp(roundeven(x / scale) + zero point) as QuantizeOp's fold: NaN stays
+/// NaN through the rounding and the sum, and maxnumf gives the lowest value.
+struct QuantizeFn {
+  static Value build(Operation *, OpBuilder &b, Location loc, ValueRange args,
+                     Type quantizedType) {
+    Type floatType = args[0].getType();
+    Type intType = getComputeElementType(quantizedType);
+    unsigned width = intType.getIntOrFloatBitWidth();
+    bool isUnsigned = isUnsignedGraphType(quantizedType);
+    double lowest = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+    double highest = isUnsigned ? std::ldexp(1.0, width) - 1
+                                : std::ldexp(1.0, width - 1) - 1;
+    Value scaled = arith::DivFOp::create(b, loc, args[0], args[1]);
+    Value rounded = math::RoundEvenOp::create(b, loc, scaled);
+    Value shifted = arith::AddFOp::create(
+        b, loc, rounded,
+        integerToFloat(b, loc, args[2], quantizedType, floatType));
+    Value raised = arith::MaxNumFOp::create(
+        b, loc, shifted, constant(b, loc, floatType, lowest));
+    Value clamped = arith::MinNumFOp::create(
+        b, loc, raised, constant(b, loc, floatType, highest));
+    if (isUnsigned)
+      return arith::FPToUIOp::create(b, loc, intType, clamped);
+    return arith::FPToSIOp::create(b, loc, intType, clamped);
+  }
+};
+
+/// (x - zero point) * scale in the scale's compute type.
+struct DequantizeFn {
+  static Value build(Operation *, OpBuilder &b, Location loc, ValueRange args,
+                     Type quantizedType) {
+    Type floatType = args[1].getType();
+    Value x = integerToFloat(b, loc, args[0], quantizedType, floatType);
+    Value zeroPoint = integerToFloat(b, loc, args[2], quantizedType, floatType);
+    Value centered = arith::SubFOp::create(b, loc, x, zeroPoint);
+    return arith::MulFOp::create(b, loc, centered, args[1]);
+  }
+};
+
 } // namespace
 
 void mlir::graph::populateTypedElementwiseToLinalgPatterns(
@@ -545,6 +596,8 @@ void mlir::graph::populateTypedElementwiseToLinalgPatterns(
                TypedElementwiseToGeneric<LessEqualOp, LessEqualFn>,
                TypedElementwiseToGeneric<GreaterOp, GreaterFn>,
                TypedElementwiseToGeneric<GreaterEqualOp, GreaterEqualFn>,
-               TypedElementwiseToGeneric<WhereOp, WhereFn>, CastToGeneric>(
-      converter, context);
+               TypedElementwiseToGeneric<WhereOp, WhereFn>,
+               TypedElementwiseToGeneric<QuantizeOp, QuantizeFn>,
+               TypedElementwiseToGeneric<DequantizeOp, DequantizeFn>,
+               CastToGeneric>(converter, context);
 }

@@ -22,13 +22,6 @@ using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
 
-/// The element type name of a value, for messages.
-static std::string typeName(Value value) {
-  return getElementTypeName(
-             getONNXElementType(Importer::getType(value).getElementType()))
-      .str();
-}
-
 /// Fails (reported) unless `value`'s element type is numeric (not bool).
 static LogicalResult checkNumeric(Importer &importer,
                                   const onnx::NodeProto &node, Value value,

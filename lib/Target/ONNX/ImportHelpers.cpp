@@ -371,6 +371,12 @@ Value mlir::graph::onnx_import::createCast(Importer &importer,
                         x);
 }
 
+std::string mlir::graph::onnx_import::typeName(Value value) {
+  return getElementTypeName(
+             getONNXElementType(Importer::getType(value).getElementType()))
+      .str();
+}
+
 FailureOr<SmallVector<int64_t>> mlir::graph::onnx_import::broadcastOf(
     Importer &importer, const onnx::NodeProto &node, Value a, Value b) {
   ArrayRef<int64_t> aShape = Importer::getType(a).getShape();

@@ -219,6 +219,9 @@ Value createConstantOf(Importer &importer, const onnx::NodeProto &node,
 Value createCast(Importer &importer, const onnx::NodeProto &node, Value x,
                  Type elementType);
 
+/// The ONNX name of a value's element type ("float", "uint8"), for messages.
+std::string typeName(Value value);
+
 /// The broadcast shape of `a` and `b`, or failure (reported).
 FailureOr<SmallVector<int64_t>>
 broadcastOf(Importer &importer, const onnx::NodeProto &node, Value a, Value b);
@@ -345,6 +348,9 @@ GRAPH_ONNX_IMPORTER(importConvND)
 GRAPH_ONNX_IMPORTER(importConvTranspose)
 GRAPH_ONNX_IMPORTER(importPoolND)
 GRAPH_ONNX_IMPORTER(importBatchMatMul)
+// ImportQuant.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+// ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul.
+GRAPH_ONNX_IMPORTER(importQuantOp)
 GRAPH_ONNX_IMPORTER(importResize)
 GRAPH_ONNX_IMPORTER(importUpsample)
 GRAPH_ONNX_IMPORTER(importEinsum)

@@ -873,6 +873,11 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
       .Case("MatMul", importMatMul)
       .Case("Gemm", importGemm)
+      // Quantization.
+      .Cases({"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"},
+             importQuantOp)
+      .Cases({"ConvInteger", "QLinearConv", "MatMulInteger", "QLinearMatMul"},
+             importQuantOp)
       .Case("Einsum", importEinsum)
       .Case("MaxPool", importMaxPool)
       .Case("AveragePool", importAveragePool)

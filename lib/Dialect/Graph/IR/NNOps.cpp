@@ -41,6 +41,27 @@ namespace ref = mlir::graph::reference;
 // graph.batch_matmul
 //===----------------------------------------------------------------------===//
 
+LogicalResult mlir::graph::verifyMatMulShapes(Operation *op, Value aValue,
+                                              Value bValue) {
+  ArrayRef<int64_t> a = getDims(aValue), b = getDims(bValue);
+  if (a.size() < 2 || b.size() < 2)
+    return op->emitOpError() << "operands 'a' and 'b' must have rank >= 2, but "
+                                "got ranks "
+                             << a.size() << " and " << b.size();
+  if (a.back() != b[b.size() - 2])
+    return op->emitOpError() << "operand 'a' has K = " << a.back()
+                             << ", but operand 'b' has K = " << b[b.size() - 2];
+  std::optional<SmallVector<int64_t>> batch =
+      reference::broadcastShapes(a.drop_back(2), b.drop_back(2));
+  if (!batch)
+    return op->emitOpError()
+           << "batch dimensions " << formatDims(a.drop_back(2)) << " and "
+           << formatDims(b.drop_back(2)) << " do not broadcast";
+  batch->push_back(a[a.size() - 2]);
+  batch->push_back(b.back());
+  return checkResultDims(op, *batch);
+}
+
 LogicalResult BatchMatMulOp::verify() {
   if (failed(checkTensorOf(*this, getA(), "operand 'a'", TypeClass::Float)) ||
       failed(checkTensorOf(*this, getB(), "operand 'b'", TypeClass::Float)) ||
@@ -51,36 +72,17 @@ LogicalResult BatchMatMulOp::verify() {
       failed(checkSameElementType(*this, getA(), "operand 'a'", getOutput(),
                                   "result 'output'")))
     return failure();
-  ArrayRef<int64_t> a = getDims(getA()), b = getDims(getB());
-  if (a.size() < 2 || b.size() < 2)
-    return emitOpError() << "operands 'a' and 'b' must have rank >= 2, but "
-                            "got ranks "
-                         << a.size() << " and " << b.size();
-  if (a.back() != b[b.size() - 2])
-    return emitOpError() << "operand 'a' has K = " << a.back()
-                         << ", but operand 'b' has K = " << b[b.size() - 2];
-  std::optional<SmallVector<int64_t>> batch =
-      reference::broadcastShapes(a.drop_back(2), b.drop_back(2));
-  if (!batch)
-    return emitOpError() << "batch dimensions " << formatDims(a.drop_back(2))
-                         << " and " << formatDims(b.drop_back(2))
-                         << " do not broadcast";
-  batch->push_back(a[a.size() - 2]);
-  batch->push_back(b.back());
-  return checkResultDims(*this, *batch);
+  return verifyMatMulShapes(*this, getA(), getB());
 }
 
-OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
-  auto type = dyn_cast<RankedTensorType>(getType());
-  std::optional<TypedTensor> a = readTypedTensor(adaptor.getA());
-  std::optional<TypedTensor> b = readTypedTensor(adaptor.getB());
-  if (!type || !a || !b || failed(verify()))
-    return {};
-  ArrayRef<int64_t> as = a->getShape(), bs = b->getShape();
+/// The batched matrix product of the folds: per output element, the
+/// products over K in order, in T's compute type.
+template <typename T>
+static TypedTensor multiplyMatrices(const TypedTensor &a, const TypedTensor &b,
+                                    RankedTensorType type) {
+  using C = ComputeType<T>;
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape();
   int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
-  if (!withinFoldLimits({type.getNumElements()},
-                        checkedProduct({type.getNumElements(), k})))
-    return {};
   SmallVector<int64_t> batch(type.getShape().drop_back(2));
   // Row-major positions of each batch's matrix in a and b.
   auto batchStarts = [&](ArrayRef<int64_t> shape) {
@@ -91,31 +93,42 @@ OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
   };
   SmallVector<int64_t> aStarts = batchStarts(as), bStarts = batchStarts(bs);
   TypedTensor out = TypedTensor::zeros(type);
-  std::optional<bool> ok =
-      dispatchKind(a->getKind(), [&](auto t) -> std::optional<bool> {
-        using T = decltype(t);
-        using C = ComputeType<T>;
-        if constexpr (!isFloatStorage<T>) {
-          return std::nullopt;
-        } else {
-          int64_t position = 0;
-          for (size_t batchIndex = 0; batchIndex < aStarts.size(); ++batchIndex)
-            for (int64_t i = 0; i < m; ++i)
-              for (int64_t j = 0; j < n; ++j) {
-                C acc = 0;
-                for (int64_t p = 0; p < k; ++p) {
-                  C prod = widen(a->get<T>(aStarts[batchIndex] + i * k + p)) *
-                           widen(b->get<T>(bStarts[batchIndex] + p * n + j));
-                  acc = acc + prod;
-                }
-                out.set<T>(position++, narrow<T>(acc));
-              }
-          return true;
+  int64_t position = 0;
+  for (size_t batchIndex = 0; batchIndex < aStarts.size(); ++batchIndex)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        C acc = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          C prod = widen(a.get<T>(aStarts[batchIndex] + i * k + p)) *
+                   widen(b.get<T>(bStarts[batchIndex] + p * n + j));
+          acc = acc + prod;
         }
-      });
-  if (!ok)
+        out.set<T>(position++, narrow<T>(acc));
+      }
+  return out;
+}
+
+OpFoldResult BatchMatMulOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> a = readTypedTensor(adaptor.getA());
+  std::optional<TypedTensor> b = readTypedTensor(adaptor.getB());
+  if (!type || !a || !b || failed(verify()))
     return {};
-  return out.toAttr();
+  int64_t k = a->getShape().back();
+  if (!withinFoldLimits({type.getNumElements()},
+                        checkedProduct({type.getNumElements(), k})))
+    return {};
+  std::optional<TypedTensor> folded =
+      dispatchKind(a->getKind(), [&](auto t) -> std::optional<TypedTensor> {
+        using T = decltype(t);
+        if constexpr (!isFloatStorage<T>)
+          return std::nullopt;
+        else
+          return multiplyMatrices<T>(*a, *b, type);
+      });
+  if (!folded)
+    return {};
+  return folded->toAttr();
 }
 
 //===----------------------------------------------------------------------===//
@@ -380,10 +393,11 @@ static LogicalResult checkWindowAttrs(Operation *op, ArrayRef<int64_t> in,
                                       ArrayRef<int64_t> dilations,
                                       int64_t minPadding = 0) {
   if (in.size() < 3 || in.size() > 5)
-    return op->emitOpError() << "operand '" << (isa<ConvOp>(op) ? "input" : "x")
-                             << "' must have rank 3 to 5 (N x C x 1 to 3 "
-                                "spatial dimensions), but got rank "
-                             << in.size();
+    return op->emitOpError()
+           << "operand '" << (isa<ConvOp, ConvIntegerOp>(op) ? "input" : "x")
+           << "' must have rank 3 to 5 (N x C x 1 to 3 "
+              "spatial dimensions), but got rank "
+           << in.size();
   size_t k = in.size() - 2;
   return failure(
       failed(checkArrayAttr(op, "strides", strides, k, 1)) ||
@@ -418,6 +432,41 @@ static FailureOr<int64_t> windowSize(Operation *op, int64_t in, int64_t begin,
 // graph.conv
 //===----------------------------------------------------------------------===//
 
+LogicalResult mlir::graph::verifyConvShapes(
+    Operation *op, Value input, Value weight, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations, int64_t groups) {
+  ArrayRef<int64_t> in = getDims(input), w = getDims(weight);
+  if (failed(checkWindowAttrs(op, in, strides, padding, dilations)))
+    return failure();
+  if (w.size() != in.size())
+    return op->emitOpError()
+           << "operand 'weight' must have rank " << in.size()
+           << " (F x C/groups x kernel), but got rank " << w.size();
+  if (groups < 1 || in[1] % groups != 0 || w[0] % groups != 0)
+    return op->emitOpError()
+           << "attribute 'groups' (" << groups
+           << ") must be >= 1 and divide the input channels (" << in[1]
+           << ") and the output channels (" << w[0] << ")";
+  if (w[1] != in[1] / groups)
+    return op->emitOpError()
+           << "operand 'weight' dim 1 must be C/groups = " << in[1] / groups
+           << ", but got " << w[1];
+  size_t k = in.size() - 2;
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (size_t d = 0; d < k; ++d) {
+    if (w[2 + d] < 1)
+      return op->emitOpError()
+             << "operand 'weight' must have a non-empty kernel";
+    FailureOr<int64_t> size =
+        windowSize(op, in[2 + d], padding[d], padding[k + d], w[2 + d],
+                   strides[d], dilations[d], d);
+    if (failed(size))
+      return failure();
+    shape.push_back(*size);
+  }
+  return checkResultDims(op, shape);
+}
+
 LogicalResult ConvOp::verify() {
   if (failed(checkTensorOf(*this, getInput(), "operand 'input'",
                            TypeClass::Float)) ||
@@ -436,40 +485,16 @@ LogicalResult ConvOp::verify() {
         failed(checkSameElementType(*this, getInput(), "operand 'input'", bias,
                                     "operand 'bias'")))
       return failure();
-  ArrayRef<int64_t> in = getDims(getInput()), w = getDims(getWeight());
-  if (failed(checkWindowAttrs(*this, in, getStrides(), getPadding(),
-                              getDilations())))
+  if (failed(verifyConvShapes(*this, getInput(), getWeight(), getStrides(),
+                              getPadding(), getDilations(), getGroups())))
     return failure();
-  if (w.size() != in.size())
-    return emitOpError() << "operand 'weight' must have rank " << in.size()
-                         << " (F x C/groups x kernel), but got rank "
-                         << w.size();
-  int64_t groups = getGroups();
-  if (groups < 1 || in[1] % groups != 0 || w[0] % groups != 0)
-    return emitOpError() << "attribute 'groups' (" << groups
-                         << ") must be >= 1 and divide the input channels ("
-                         << in[1] << ") and the output channels (" << w[0]
-                         << ")";
-  if (w[1] != in[1] / groups)
-    return emitOpError() << "operand 'weight' dim 1 must be C/groups = "
-                         << in[1] / groups << ", but got " << w[1];
-  if (Value bias = getBias())
-    if (getDims(bias) != ArrayRef<int64_t>(w[0]))
-      return emitOpError() << "operand 'bias' must be 1-D of size " << w[0]
+  if (Value bias = getBias()) {
+    int64_t filters = getDims(getWeight())[0];
+    if (getDims(bias) != ArrayRef<int64_t>(filters))
+      return emitOpError() << "operand 'bias' must be 1-D of size " << filters
                            << ", but got " << bias.getType();
-  size_t k = in.size() - 2;
-  SmallVector<int64_t> shape = {in[0], w[0]};
-  for (size_t d = 0; d < k; ++d) {
-    if (w[2 + d] < 1)
-      return emitOpError() << "operand 'weight' must have a non-empty kernel";
-    FailureOr<int64_t> size =
-        windowSize(*this, in[2 + d], getPadding()[d], getPadding()[k + d],
-                   w[2 + d], getStrides()[d], getDilations()[d], d);
-    if (failed(size))
-      return failure();
-    shape.push_back(*size);
   }
-  return checkResultDims(*this, shape);
+  return success();
 }
 
 /// The N-d convolution (or, with `transposed`, transposed convolution) of
@@ -765,4 +790,135 @@ OpFoldResult MaxPoolOp::fold(FoldAdaptor adaptor) {
 }
 OpFoldResult AvgPoolOp::fold(FoldAdaptor adaptor) {
   return foldPool(*this, adaptor.getX(), /*isMax=*/false, getCountIncludePad());
+}
+
+//===----------------------------------------------------------------------===//
+// graph.conv_integer, graph.matmul_integer
+//===----------------------------------------------------------------------===//
+
+/// An operand of an integer contraction: i8 or ui8, with a zero point of its
+/// element type that broadcasts onto it.
+static LogicalResult checkIntegerOperand(Operation *op, Value x, StringRef name,
+                                         Value zeroPoint,
+                                         StringRef zeroPointName) {
+  std::optional<ElementKind> kind =
+      getElementKind(cast<ShapedType>(x.getType()).getElementType());
+  if (!kind || (*kind != ElementKind::I8 && *kind != ElementKind::U8))
+    return op->emitOpError()
+           << "operand '" << name << "' must be a tensor of i8 or ui8, but got "
+           << x.getType();
+  if (failed(checkSameElementType(op, x, "operand '" + name + "'", zeroPoint,
+                                  "operand '" + zeroPointName + "'")))
+    return failure();
+  return checkBroadcastsOnto(op, zeroPoint, "operand '" + zeroPointName + "'",
+                             getDims(x));
+}
+
+static LogicalResult checkI32Result(Operation *op) {
+  Type type = cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  if (type.isSignlessInteger(32))
+    return success();
+  return op->emitOpError() << "result 'output' must be a tensor of i32, but "
+                              "got "
+                           << op->getResult(0).getType();
+}
+
+/// `x - zeroPoint` in i64, every element stored: the exact operand of an
+/// integer contraction's fold.
+static std::optional<TypedTensor>
+subtractZeroPoint(const TypedTensor &x, const TypedTensor &zeroPoint) {
+  auto type = RankedTensorType::get(
+      x.getShape(), IntegerType::get(x.getType().getContext(), 64));
+  return dispatchKind(x.getKind(), [&](auto t) -> std::optional<TypedTensor> {
+    using T = decltype(t);
+    if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>)
+      return broadcastElements<T, T, int64_t>(
+                 x, zeroPoint, type, ElementKind::I64,
+                 [](T v, T z) { return int64_t(v) - int64_t(z); })
+          .expanded();
+    else
+      return std::nullopt;
+  });
+}
+
+/// An i64 result wrapped to the op's i32 type, as the lowering's i32
+/// accumulation wraps.
+static OpFoldResult wrapToI32(const TypedTensor &wide, RankedTensorType type) {
+  return mapElements<int64_t, int32_t>(
+             wide, type, ElementKind::I32,
+             [](int64_t v) { return int32_t(uint32_t(v)); })
+      .toAttr();
+}
+
+LogicalResult ConvIntegerOp::verify() {
+  if (failed(checkIntegerOperand(*this, getInput(), "input",
+                                 getInputZeroPoint(), "input_zero_point")) ||
+      failed(checkIntegerOperand(*this, getWeight(), "weight",
+                                 getWeightZeroPoint(), "weight_zero_point")) ||
+      failed(checkI32Result(*this)))
+    return failure();
+  return verifyConvShapes(*this, getInput(), getWeight(), getStrides(),
+                          getPadding(), getDilations(), getGroups());
+}
+
+OpFoldResult ConvIntegerOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getInput());
+  std::optional<TypedTensor> w = readTypedTensor(adaptor.getWeight());
+  std::optional<TypedTensor> xZero =
+      readTypedTensor(adaptor.getInputZeroPoint());
+  std::optional<TypedTensor> wZero =
+      readTypedTensor(adaptor.getWeightZeroPoint());
+  if (!type || !x || !w || !xZero || !wZero || failed(verify()))
+    return {};
+  std::optional<int64_t> work = checkedProduct(
+      {type.getNumElements(),
+       w->getNumElements() / std::max<int64_t>(w->getShape()[0], 1)});
+  if (!withinFoldLimits(
+          {type.getNumElements(), x->getNumElements(), w->getNumElements()},
+          work))
+    return {};
+  std::optional<TypedTensor> xs = subtractZeroPoint(*x, *xZero);
+  std::optional<TypedTensor> ws = subtractZeroPoint(*w, *wZero);
+  if (!xs || !ws)
+    return {};
+  auto wideType = RankedTensorType::get(type.getShape(),
+                                        IntegerType::get(getContext(), 64));
+  return wrapToI32(convolve<int64_t>(*xs, *ws, std::nullopt, wideType,
+                                     getStrides(), getPadding(), getDilations(),
+                                     getGroups(),
+                                     /*transposed=*/false),
+                   type);
+}
+
+LogicalResult MatMulIntegerOp::verify() {
+  if (failed(checkIntegerOperand(*this, getA(), "a", getAZeroPoint(),
+                                 "a_zero_point")) ||
+      failed(checkIntegerOperand(*this, getB(), "b", getBZeroPoint(),
+                                 "b_zero_point")) ||
+      failed(checkI32Result(*this)))
+    return failure();
+  return verifyMatMulShapes(*this, getA(), getB());
+}
+
+OpFoldResult MatMulIntegerOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> a = readTypedTensor(adaptor.getA());
+  std::optional<TypedTensor> b = readTypedTensor(adaptor.getB());
+  std::optional<TypedTensor> aZero = readTypedTensor(adaptor.getAZeroPoint());
+  std::optional<TypedTensor> bZero = readTypedTensor(adaptor.getBZeroPoint());
+  if (!type || !a || !b || !aZero || !bZero || failed(verify()))
+    return {};
+  int64_t k = a->getShape().back();
+  if (!withinFoldLimits(
+          {type.getNumElements(), a->getNumElements(), b->getNumElements()},
+          checkedProduct({type.getNumElements(), k})))
+    return {};
+  std::optional<TypedTensor> as = subtractZeroPoint(*a, *aZero);
+  std::optional<TypedTensor> bs = subtractZeroPoint(*b, *bZero);
+  if (!as || !bs)
+    return {};
+  auto wideType = RankedTensorType::get(type.getShape(),
+                                        IntegerType::get(getContext(), 64));
+  return wrapToI32(multiplyMatrices<int64_t>(*as, *bs, wideType), type);
 }

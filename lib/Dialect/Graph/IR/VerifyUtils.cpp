@@ -8,6 +8,7 @@
 
 #include "VerifyUtils.h"
 #include "graph/Dialect/Graph/IR/FoldLimits.h"
+#include "graph/Dialect/Graph/IR/ReferenceKernels.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -126,6 +127,19 @@ LogicalResult mlir::graph::checkOperandsOf(Operation *op,
                                     operand, "operand '" + name + "'")))
       return failure();
   return success();
+}
+
+LogicalResult mlir::graph::checkBroadcastsOnto(Operation *op, Value value,
+                                               const Twine &what,
+                                               ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> dims = getDims(value);
+  std::optional<SmallVector<int64_t>> broadcast =
+      reference::broadcastShapes(dims, shape);
+  if (broadcast && ArrayRef<int64_t>(*broadcast) == shape)
+    return success();
+  return op->emitOpError() << what << " " << formatDims(dims)
+                           << " must broadcast to " << formatDims(shape)
+                           << " without changing it";
 }
 
 std::string mlir::graph::formatDims(ArrayRef<int64_t> shape) {

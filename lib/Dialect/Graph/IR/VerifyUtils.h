@@ -96,6 +96,24 @@ LogicalResult checkArrayAttr(Operation *op, StringRef name,
                              ArrayRef<int64_t> values, size_t size,
                              int64_t min);
 
+/// Checks that `value` broadcasts NumPy style to `shape` and leaves it as it
+/// is (a per-axis parameter with ones on the other dimensions).
+LogicalResult checkBroadcastsOnto(Operation *op, Value value, const Twine &what,
+                                  ArrayRef<int64_t> shape);
+
+/// The shape checks of an N-d convolution (graph.conv, graph.conv_integer):
+/// the window attributes, the weight's F x C/groups x kernel, and the
+/// result's N x F x O_1..O_k.
+LogicalResult verifyConvShapes(Operation *op, Value input, Value weight,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> padding,
+                               ArrayRef<int64_t> dilations, int64_t groups);
+
+/// The shape checks of a batched matrix product (graph.batch_matmul,
+/// graph.matmul_integer): ranks >= 2, equal K, broadcast batches, and the
+/// result's [batch..., M, N].
+LogicalResult verifyMatMulShapes(Operation *op, Value a, Value b);
+
 } // namespace graph
 } // namespace mlir
 

@@ -495,5 +495,6 @@ include "graph/Dialect/Graph/IR/GraphElementwiseOps.td"
 include "graph/Dialect/Graph/IR/GraphShapeOps.td"
 include "graph/Dialect/Graph/IR/GraphReductionOps.td"
 include "graph/Dialect/Graph/IR/GraphNNOps.td"
+include "graph/Dialect/Graph/IR/GraphQuantOps.td"
 
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD

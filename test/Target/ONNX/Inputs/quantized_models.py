@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+"""Quantized ONNX models against NumPy for quantized.test.
+
+quantized_models.py write NAME OUT.onnx     writes one model
+quantized_models.py check GRAPH_RUN DIR     runs every model through graph-run
+                                            at -O0 and -O3 against NumPy
+
+The references implement the ONNX operator definitions in NumPy: quantize
+is saturate(rint(x / scale) + zero_point) (rint rounds half to even),
+dequantize (x - zero_point) * scale in float32, the integer convolutions and
+products exact in int64. A QLinear result is compared with the
+definition's real-valued requantization, acc * (x_scale * w_scale /
+y_scale): within one quantization step, and equal to the spec's two-step
+form (dequantize with the product of the scales, then quantize) computed in
+float32.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.int8: TensorProto.INT8,
+             np.uint8: TensorProto.UINT8, np.int32: TensorProto.INT32}
+
+
+def make(nodes, inputs, outputs, inits, opset=13):
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_value_info(n, ONNX_TYPE[a.dtype.type], a.shape)
+         for n, a in inputs],
+        [helper.make_tensor_value_info(n, ONNX_TYPE[t], None)
+         for n, t in outputs],
+        [numpy_helper.from_array(a, n) for n, a in inits])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def quantize(x, scale, zero_point, dtype):
+    info = np.iinfo(dtype)
+    q = np.rint(x.astype(np.float32) / scale) + zero_point.astype(np.float32)
+    return np.clip(q, info.min, info.max).astype(dtype)
+
+
+def dequantize(q, scale, zero_point):
+    return (q.astype(np.float32) - zero_point.astype(np.float32)) * scale
+
+
+def conv_integer(x, w, groups, strides, pads, dilations):
+    """N x C x H x W by F x C/g x KH x KW, int64, zero padding."""
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    x = np.pad(x.astype(np.int64),
+               ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (x.shape[2] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (x.shape[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+    out = np.zeros((n, f, oh, ow), np.int64)
+    fg = f // groups
+    for o in range(f):
+        g = o // fg
+        for i in range(kh):
+            for j in range(kw):
+                patch = x[:, g * cg:(g + 1) * cg,
+                          i * dilations[0]:i * dilations[0] + strides[0] * (oh - 1) + 1:strides[0],
+                          j * dilations[1]:j * dilations[1] + strides[1] * (ow - 1) + 1:strides[1]]
+                out[:, o] += np.einsum("nchw,c->nhw", patch,
+                                       w[o, :, i, j].astype(np.int64))
+    return out
+
+
+rng = np.random.default_rng(7)
+
+
+def qdq_axis():
+    """QuantizeLinear and DequantizeLinear per channel (axis 1 and -1), int8
+    and uint8, with ties, saturation and infinities."""
+    x = (rng.integers(-600, 600, (2, 3, 4, 5)) / 4).astype(np.float32)
+    x[0, 0, 0, :4] = [np.inf, -np.inf, 2.5, -2.5]
+    s1 = np.array([0.5, 1.0, 2.0], np.float32)
+    z1 = np.array([0, -3, 5], np.int8)
+    s2 = np.array([0.25, 1.5, 3.0, 0.75, 1.0], np.float32)
+    z2 = np.array([128, 0, 255, 7, 100], np.uint8)
+    q = np.array([[-128, 127, 0, 5], [1, 2, 3, -7]], np.int8)
+    sq = np.array([0.1, 2.0], np.float32)
+    zq = np.array([3, -2], np.int8)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s1", "z1"], ["y1"], axis=1),
+        helper.make_node("QuantizeLinear", ["x", "s2", "z2"], ["y2"], axis=-1),
+        helper.make_node("DequantizeLinear", ["q", "sq", "zq"], ["d"], axis=0),
+        helper.make_node("DequantizeLinear", ["y1", "s1", "z1"], ["r"], axis=1),
+    ]
+    refs = {
+        "y1": quantize(x, s1.reshape(3, 1, 1), z1.reshape(3, 1, 1), np.int8),
+        "y2": quantize(x, s2, z2, np.uint8),
+        "d": dequantize(q, sq.reshape(2, 1), zq.reshape(2, 1)),
+    }
+    refs["r"] = dequantize(refs["y1"], s1.reshape(3, 1, 1), z1.reshape(3, 1, 1))
+    m = make(nodes, [("x", x), ("q", q)],
+             [("y1", np.int8), ("y2", np.uint8), ("d", np.float32),
+              ("r", np.float32)],
+             [("s1", s1), ("z1", z1), ("s2", s2), ("z2", z2), ("sq", sq),
+              ("zq", zq)])
+    return m, {"x": x, "q": q}, refs, {}
+
+
+def qlinear_conv():
+    """QLinearConv: uint8 activations with a zero point, int8 weights per
+    output channel, groups, padding, strides, dilation and an int32 bias."""
+    x = rng.integers(0, 256, (1, 4, 9, 8)).astype(np.uint8)
+    w = rng.integers(-127, 128, (6, 2, 3, 3)).astype(np.int8)
+    xs, xz = np.float32(0.02), np.uint8(131)
+    ws = (rng.random(6) * 0.01 + 0.001).astype(np.float32)
+    wz = np.zeros(6, np.int8)
+    ys, yz = np.float32(0.05), np.uint8(120)
+    b = rng.integers(-2000, 2000, 6).astype(np.int32)
+    attrs = dict(group=2, pads=[1, 2, 0, 1], strides=[2, 1], dilations=[1, 2])
+    nodes = [helper.make_node(
+        "QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+        ["y"], **attrs)]
+    acc = conv_integer(x.astype(np.int64) - np.int64(xz), w.astype(np.int64),
+                       2, [2, 1], [1, 2, 0, 1], [1, 2])
+    acc = acc + b.reshape(1, 6, 1, 1)
+    two_step = quantize(dequantize(acc.astype(np.int32),
+                                   (xs * ws).reshape(1, 6, 1, 1),
+                                   np.zeros((), np.int32)), ys, yz, np.uint8)
+    real = np.clip(np.rint(acc * (np.float64(xs) * ws.astype(np.float64)
+                                  / np.float64(ys)).reshape(1, 6, 1, 1)) + yz,
+                   0, 255)
+    m = make(nodes, [("x", x)], [("y", np.uint8)],
+             [("xs", np.array(xs)), ("xz", np.array(xz)), ("w", w), ("ws", ws),
+              ("wz", wz), ("ys", np.array(ys)), ("yz", np.array(yz)),
+              ("b", b)], opset=10)
+    return m, {"x": x}, {"y": two_step}, {"y": real}
+
+
+def conv_integer_1d():
+    """ConvInteger on a 1-D signal (N x C x L), int8 input with a zero
+    point, uint8 weights with a zero point per filter."""
+    x = rng.integers(-128, 128, (2, 3, 11)).astype(np.int8)
+    w = rng.integers(0, 256, (4, 3, 3)).astype(np.uint8)
+    xz = np.int8(-5)
+    wz = np.array([0, 128, 255, 17], np.uint8)
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"],
+                              pads=[2, 1], dilations=[2], strides=[1])]
+    acc = conv_integer((x.astype(np.int64) - xz)[:, :, None, :],
+                       (w.astype(np.int64) - wz.reshape(4, 1, 1))[:, :, None, :],
+                       1, [1, 1], [0, 2, 0, 1], [1, 2])[:, :, 0, :]
+    m = make(nodes, [("x", x)], [("y", np.int32)],
+             [("w", w), ("xz", np.array(xz)), ("wz", wz)], opset=10)
+    return m, {"x": x}, {"y": acc.astype(np.int32)}, {}
+
+
+def matmul_integer():
+    """MatMulInteger: a 3-D uint8 a with a zero point per row by a 2-D int8
+    b with one per column; a 1-D a by a batched b."""
+    a = rng.integers(0, 256, (2, 3, 5)).astype(np.uint8)
+    b = rng.integers(-128, 128, (5, 4)).astype(np.int8)
+    az = np.array([0, 200, 31], np.uint8)
+    bz = np.array([1, -1, 0, 127], np.int8)
+    v = rng.integers(0, 256, 5).astype(np.uint8)
+    bb = rng.integers(-128, 128, (2, 5, 3)).astype(np.int8)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"]),
+             helper.make_node("MatMulInteger", ["v", "bb"], ["z"])]
+    y = (a.astype(np.int64) - az.reshape(3, 1)) @ (b.astype(np.int64) - bz)
+    z = v.astype(np.int64) @ bb.astype(np.int64)
+    m = make(nodes, [("a", a), ("v", v)], [("y", np.int32), ("z", np.int32)],
+             [("b", b), ("az", az), ("bz", bz), ("bb", bb)], opset=10)
+    return m, {"a": a, "v": v}, {"y": y.astype(np.int32),
+                                 "z": z.astype(np.int32)}, {}
+
+
+def qlinear_matmul():
+    """QLinearMatMul: int8 operands, a scale per row of a and per column of
+    b, int8 output."""
+    a = rng.integers(-128, 128, (2, 3, 6)).astype(np.int8)
+    b = rng.integers(-128, 128, (6, 4)).astype(np.int8)
+    a_s = np.array([0.01, 0.02, 0.03], np.float32)
+    az = np.array([0, 5, -5], np.int8)
+    b_s = np.array([0.05, 0.01, 0.02, 0.04], np.float32)
+    bz = np.zeros(4, np.int8)
+    ys, yz = np.float32(0.08), np.int8(-10)
+    nodes = [helper.make_node(
+        "QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])]
+    acc = (a.astype(np.int64) - az.reshape(3, 1)) @ (b.astype(np.int64) - bz)
+    scale = a_s.reshape(3, 1) * b_s
+    two_step = quantize(dequantize(acc.astype(np.int32), scale,
+                                   np.zeros((), np.int32)), ys, yz, np.int8)
+    real = np.clip(np.rint(acc * (scale.astype(np.float64) / np.float64(ys)))
+                   + yz, -128, 127)
+    m = make(nodes, [("a", a)], [("y", np.int8)],
+             [("b", b), ("as", a_s), ("az", az), ("bs", b_s), ("bz", bz),
+              ("ys", np.array(ys)), ("yz", np.array(yz))], opset=10)
+    return m, {"a": a}, {"y": two_step}, {"y": real}
+
+
+def dynamic_quantize():
+    """DynamicQuantizeLinear of data that does not contain zero."""
+    x = (rng.random((3, 7)) * 5 + 1).astype(np.float32)
+    low, high = min(0.0, x.min()), max(0.0, x.max())
+    scale = np.float32((np.float32(high) - np.float32(low)) / np.float32(255))
+    zp = np.uint8(np.clip(np.rint((np.float32(0) - np.float32(low)) / scale),
+                          0, 255))
+    y = quantize(x, scale, np.array(zp), np.uint8)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "z"])]
+    m = make(nodes, [("x", x)],
+             [("y", np.uint8), ("s", np.float32), ("z", np.uint8)], [],
+             opset=11)
+    return m, {"x": x}, {"y": y, "s": np.array(scale),
+                         "z": np.array(zp)}, {}
+
+
+def blocked():
+    """Blocked quantization (opset 21's block_size), refused."""
+    x = np.zeros((2, 4), np.float32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["y"], axis=1,
+                              block_size=2)]
+    m = make(nodes, [("x", x)], [("y", np.uint8)],
+             [("s", np.ones((2, 2), np.float32))], opset=21)
+    return m, {"x": x}, {}, {}
+
+
+def wrong_axis():
+    """A per-axis scale whose length is not the axis's, refused."""
+    x = np.zeros((2, 4), np.float32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["y"], axis=0)]
+    m = make(nodes, [("x", x)], [("y", np.uint8)],
+             [("s", np.ones(4, np.float32))])
+    return m, {"x": x}, {}, {}
+
+
+MODELS = {f.__name__: f for f in [qdq_axis, qlinear_conv, conv_integer_1d,
+                                  matmul_integer, qlinear_matmul,
+                                  dynamic_quantize, blocked, wrong_axis]}
+CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
+           "qlinear_matmul", "dynamic_quantize"]
+
+
+def check(graph_run, directory):
+    failures = 0
+    for name in CHECKED:
+        before = failures
+        m, inputs, refs, reals = MODELS[name]()
+        path = os.path.join(directory, name + ".onnx")
+        onnx.save(m, path)
+        args = []
+        for key, value in inputs.items():
+            file = os.path.join(directory, "%s_%s.npy" % (name, key))
+            np.save(file, value)
+            args.append("--input=%s=%s" % (key, file))
+        for level in ("0", "3"):
+            outs = []
+            for key in refs:
+                file = os.path.join(directory, "%s_%s_O%s.npy" % (name, key, level))
+                outs.append((key, file))
+            cmd = [graph_run, "-O" + level, "--no-cache", path] + args + \
+                ["--output=%s=%s" % (k, f) for k, f in outs]
+            run = subprocess.run(cmd, capture_output=True, text=True)
+            if run.returncode != 0:
+                print("FAIL %s -O%s: %s" % (name, level, run.stderr.strip()))
+                failures += 1
+                continue
+            for key, file in outs:
+                got, want = np.load(file), refs[key]
+                if got.dtype != want.dtype or got.shape != want.shape:
+                    print("FAIL %s -O%s %s: %s %s, expected %s %s" % (
+                        name, level, key, got.dtype, got.shape, want.dtype,
+                        want.shape))
+                    failures += 1
+                elif not np.array_equal(got, want, equal_nan=True):
+                    bad = np.argwhere(got != want)[0]
+                    print("FAIL %s -O%s %s: at %s got %s, expected %s" % (
+                        name, level, key, tuple(bad), got[tuple(bad)],
+                        want[tuple(bad)]))
+                    failures += 1
+                elif key in reals:
+                    step = np.abs(got.astype(np.int64) - reals[key]).max()
+                    if step > 1:
+                        print("FAIL %s -O%s %s: %d steps from the real-valued "
+                              "requantization" % (name, level, key, step))
+                        failures += 1
+        if failures == before:
+            print("ok %s" % name)
+    return failures
+
+
+def main():
+    if sys.argv[1] == "write":
+        onnx.save(MODELS[sys.argv[2]]()[0], sys.argv[3])
+        return 0
+    return 1 if check(sys.argv[2], sys.argv[3]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
