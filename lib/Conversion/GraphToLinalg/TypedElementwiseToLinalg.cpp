@@ -269,10 +269,47 @@ struct GeluFn {
 // Binary
 //===----------------------------------------------------------------------===//
 
+/// Integer `base` to the power `exponent` as PowOp's fold (powInt): square
+/// and multiply over every bit of the exponent, unrolled and branch-free,
+/// wrapping; a negative exponent gives 0 unless the base is 1 or -1.
+static Value powInteger(OpBuilder &b, Location loc, Value base, Value exponent,
+                        bool isUnsigned) {
+  Type type = base.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  auto constantOf = [&](int64_t v) {
+    return createIntConstant(b, loc, type, v);
+  };
+  Value one = constantOf(1), zero = constantOf(0);
+  Value result = one, power = base;
+  for (unsigned i = 0, e = isUnsigned ? width : width - 1; i < e; ++i) {
+    Value bit = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, exponent, constantOf(i)), one);
+    Value set = cmpi(b, loc, arith::CmpIPredicate::ne, bit, zero);
+    result = select(b, loc, set, arith::MulIOp::create(b, loc, result, power),
+                    result);
+    if (i + 1 < e)
+      power = arith::MulIOp::create(b, loc, power, power);
+  }
+  if (isUnsigned || width == 1)
+    return result;
+  Value minusOne = constantOf(-1);
+  Value odd = cmpi(b, loc, arith::CmpIPredicate::ne,
+                   arith::AndIOp::create(b, loc, exponent, one), zero);
+  Value ofMinusOne = select(b, loc, odd, minusOne, one);
+  Value negativeResult = select(
+      b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, base, one), one,
+      select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, base, minusOne),
+             ofMinusOne, zero));
+  Value negative = cmpi(b, loc, arith::CmpIPredicate::slt, exponent, zero);
+  return select(b, loc, negative, negativeResult, result);
+}
+
 struct PowFn {
   static Value build(Operation *, OpBuilder &b, Location loc, ValueRange args,
-                     Type) {
-    return math::PowFOp::create(b, loc, args[0], args[1]);
+                     Type graphType) {
+    if (isa<FloatType>(args[0].getType()))
+      return math::PowFOp::create(b, loc, args[0], args[1]);
+    return powInteger(b, loc, args[0], args[1], isUnsignedGraphType(graphType));
   }
 };
 

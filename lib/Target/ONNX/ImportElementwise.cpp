@@ -291,13 +291,34 @@ LogicalResult mlir::graph::onnx_import::importPow(Importer &importer,
   FailureOr<std::pair<Value, Value>> operands =
       getBroadcastOperands(importer, node);
   if (failed(operands) ||
-      failed(checkFloatType(importer, node, operands->first, 0)) ||
+      failed(checkNumeric(importer, node, operands->first, 0)) ||
       failed(checkNumeric(importer, node, operands->second, 1)))
     return failure();
-  // The exponent takes the base's type.
-  Value exponent =
-      createCast(importer, node, operands->second,
-                 Importer::getType(operands->first).getElementType());
+  Type baseType = Importer::getType(operands->first).getElementType();
+  Type exponentType = Importer::getType(operands->second).getElementType();
+  // An integer base with a float exponent: NumPy's power in f64, truncated
+  // back to the base's type, as ONNX's reference computes it.
+  if (!isa<FloatType>(baseType) && isa<FloatType>(exponentType)) {
+    Type f64 = importer.getBuilder().getF64Type();
+    Value power = createBinary<PowOp>(
+        importer, node, createCast(importer, node, operands->first, f64),
+        createCast(importer, node, operands->second, f64));
+    return importer.setOutput(node, 0,
+                              createCast(importer, node, power, baseType));
+  }
+  // Integers of two types: in i64, whose wrapped powers truncate to the
+  // base type's (a narrower exponent type would wrap the exponent instead).
+  if (!isa<FloatType>(baseType) && exponentType != baseType) {
+    Type i64 = importer.getBuilder().getI64Type();
+    Value power = createBinary<PowOp>(
+        importer, node, createCast(importer, node, operands->first, i64),
+        createCast(importer, node, operands->second, i64));
+    return importer.setOutput(node, 0,
+                              createCast(importer, node, power, baseType));
+  }
+  // Otherwise (a float base, or integers of one type) the exponent takes the
+  // base's type.
+  Value exponent = createCast(importer, node, operands->second, baseType);
   return importer.setOutput(
       node, 0, createBinary<PowOp>(importer, node, operands->first, exponent));
 }
