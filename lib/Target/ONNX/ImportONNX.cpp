@@ -193,7 +193,11 @@ Importer::bindInputValues(ArrayRef<const onnx::ValueInfoProto *> inputs,
                          << "' has an element type whose values cannot be "
                             "given";
     }
-    values[name].constant = addConstant(name, attr);
+    // Every use reads the constant, so that what is computed from it folds
+    // too; the argument stays in the signature.
+    Entry &entry = values[name];
+    entry.constant = addConstant(name, attr);
+    entry.value = Value();
   }
   return success();
 }

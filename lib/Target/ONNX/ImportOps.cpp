@@ -952,6 +952,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("ConstantOfShape", importConstantOfShape)
       .Case("Range", importRange)
       .Case("EyeLike", importEyeLike)
+      .Cases({"HannWindow", "HammingWindow", "BlackmanWindow"}, importWindow)
       // Losses.
       .Case("NegativeLogLikelihoodLoss", importNegativeLogLikelihoodLoss)
       .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)

@@ -575,6 +575,48 @@ mlir::graph::onnx_import::importRange(Importer &importer,
                                              values));
 }
 
+/// HannWindow, HammingWindow, BlackmanWindow: a constant of `size` (a
+/// constant scalar) values sum_j a_j cos(2 pi j n / N), N the size
+/// (periodic) or the size - 1 (symmetric), in double and rounded once to
+/// the output type.
+LogicalResult
+mlir::graph::onnx_import::importWindow(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> periodic = attrs.getInt("periodic", 1);
+  FailureOr<int64_t> outputType =
+      attrs.getInt("output_datatype", onnx::TensorProto::FLOAT);
+  if (failed(periodic) || failed(outputType))
+    return failure();
+  const ConstantTensor *size = importer.getConstantInput(node, 0);
+  if (!size || size->getNumElements() != 1)
+    return importer.nodeError(node, "the size must be a constant scalar (the "
+                                    "output's size depends on it)");
+  Type element = getMLIRElementType(importer.getContext(), *outputType);
+  if (!element || element.isInteger(1))
+    return importer.nodeError(node, "output_datatype " + Twine(*outputType) +
+                                        " is not supported");
+  int64_t count = size->getInts()[0];
+  if (count < 1 || count > (int64_t(1) << 24))
+    return importer.nodeError(node,
+                              "size " + Twine(count) + " is not in [1, 2^24]");
+  StringRef type = node.op_type();
+  SmallVector<double, 3> coefficients =
+      type == "HannWindow"      ? SmallVector<double, 3>{0.5, -0.5}
+      : type == "HammingWindow" ? SmallVector<double, 3>{25.0 / 46, -21.0 / 46}
+                                : SmallVector<double, 3>{0.42, -0.5, 0.08};
+  double period = *periodic || count == 1 ? double(count) : double(count - 1);
+  SmallVector<double> values;
+  for (int64_t n = 0; n < count; ++n) {
+    double value = 0;
+    for (auto [j, a] : llvm::enumerate(coefficients))
+      value += a * std::cos(2 * M_PI * double(j) * double(n) / period);
+    values.push_back(value);
+  }
+  return importer.setOutput(
+      node, 0, createConstantOf(importer, node, {count}, element, values));
+}
+
 LogicalResult
 mlir::graph::onnx_import::importEyeLike(Importer &importer,
                                         const onnx::NodeProto &node) {
