@@ -349,6 +349,7 @@ GRAPH_ONNX_IMPORTER(importConvND)
 GRAPH_ONNX_IMPORTER(importConvTranspose)
 GRAPH_ONNX_IMPORTER(importPoolND)
 GRAPH_ONNX_IMPORTER(importBatchMatMul)
+GRAPH_ONNX_IMPORTER(importLRN)
 // ImportQuant.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
 // ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul.
 GRAPH_ONNX_IMPORTER(importQuantOp)

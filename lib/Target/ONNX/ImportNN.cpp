@@ -8,8 +8,8 @@
 // take (3-D, dilated pools, other element types) become graph.conv,
 // graph.max_pool and graph.avg_pool; ConvTranspose graph.conv_transpose with
 // ONNX's output size rules; MatMul beyond 2-D graph.batch_matmul; Resize and
-// Upsample graph.resize; Einsum graph.einsum with its ellipsis and implicit
-// output made explicit.
+// Upsample graph.resize; LRN a sum of shifted squares; Einsum graph.einsum
+// with its ellipsis and implicit output made explicit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,6 +289,65 @@ mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
     finalShape.push_back(bShape.back());
   return importer.setOutput(node, 0,
                             createReshape(importer, node, result, finalShape));
+}
+
+//===----------------------------------------------------------------------===//
+// LRN
+//===----------------------------------------------------------------------===//
+
+/// x / (bias + alpha / size * s)^beta, where s sums the squares of x over
+/// the channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2): the
+/// squares padded with zeros along the channels and `size` slices of them
+/// added in channel order, elementwise ops that fuse.
+LogicalResult mlir::graph::onnx_import::importLRN(Importer &importer,
+                                                  const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<float> alpha = attrs.getFloat("alpha", 1e-4f);
+  FailureOr<float> beta = attrs.getFloat("beta", 0.75f);
+  FailureOr<float> bias = attrs.getFloat("bias", 1.0f);
+  FailureOr<int64_t> size = attrs.getInt("size", 0);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(alpha) || failed(beta) || failed(bias) || failed(size) ||
+      failed(x) || failed(checkFloatType(importer, node, *x, 0)))
+    return failure();
+  RankedTensorType type = Importer::getType(*x);
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < 3)
+    return importer.nodeError(node, "input of shape " + formatShape(shape) +
+                                        " has no spatial dimension (N x C x "
+                                        "D1 x ... expected)");
+  if (*size < 1 || *size > 1024)
+    return importer.nodeError(node,
+                              "size " + Twine(*size) + " is not in [1, 1024]");
+  Type element = type.getElementType();
+  Value squares = createBinary<MulOp>(importer, node, *x, *x);
+  int64_t before = (*size - 1) / 2, after = *size / 2;
+  SmallVector<int64_t> pads(2 * shape.size(), 0);
+  pads[1] = before;
+  pads[shape.size() + 1] = after;
+  SmallVector<int64_t> paddedShape(shape);
+  paddedShape[1] += before + after;
+  OpBuilder &b = importer.getBuilder();
+  Value padded = PadOp::create(b, importer.getLoc(node),
+                               importer.getTensorType(paddedShape, element),
+                               squares, Value(), b.getDenseI64ArrayAttr(pads),
+                               b.getStringAttr("constant"));
+  SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1);
+  Value sum;
+  for (int64_t i = 0; i < *size; ++i) {
+    starts[1] = i;
+    Value slice = createSlice(importer, node, padded, starts, steps, shape);
+    sum = sum ? createBinary<AddOp>(importer, node, sum, slice) : slice;
+  }
+  auto scalar = [&](double value) {
+    return createSplat(importer, node, {}, element, value);
+  };
+  Value scaled = createBinary<MulOp>(importer, node, sum,
+                                     scalar(double(*alpha) / double(*size)));
+  Value base = createBinary<AddOp>(importer, node, scaled, scalar(*bias));
+  Value denominator = createBinary<PowOp>(importer, node, base, scalar(*beta));
+  return importer.setOutput(
+      node, 0, createBinary<DivOp>(importer, node, *x, denominator));
 }
 
 //===----------------------------------------------------------------------===//

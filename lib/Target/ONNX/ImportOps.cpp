@@ -871,6 +871,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("InstanceNormalization", importInstanceNormalization)
       .Case("LayerNormalization", importLayerNormalization)
       .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
+      .Case("LRN", importLRN)
       .Case("MatMul", importMatMul)
       .Case("Gemm", importGemm)
       // Quantization.

@@ -398,6 +398,21 @@ def global_avgpool(c):
     c.node("GlobalAveragePool", [c.input("X", c.uniform((2, 3, 5, 7)))], "Y")
     c.output("Y")
 
+
+@case("pool", 13)
+def lrn(c):
+    # AlexNet's and GoogLeNet's normalization: odd and even sizes (the even
+    # window reaches one more channel after than before), a size larger
+    # than the channels, 1-D and 2-D maps; within a relative 1e-5.
+    x = c.input("X", c.uniform((2, 6, 5, 4), -3.0, 3.0))
+    c.node("LRN", [x], "Y_s5", size=5, alpha=0.5, beta=0.75, bias=2.0)
+    c.node("LRN", [x], "Y_s4", size=4)
+    c.node("LRN", [x], "Y_s9", size=9, alpha=1.0, beta=0.5, bias=1.0)
+    c.node("LRN", [c.input("X1", c.uniform((1, 3, 7), -2.0, 2.0))], "Y_1d",
+           size=3, alpha=0.1)
+    for name in ("Y_s5", "Y_s4", "Y_s9", "Y_1d"):
+        c.output(name)
+
 # Elementwise ops on the IEEE corner cases, broadcasting, and inference
 # batch normalization: bit for bit (exp-based ops within 3 ulp).
 

@@ -138,6 +138,22 @@ def op_global_average_pool(ins, attrs, opset):
     return ref.global_avg_pool(ins[0])
 
 
+def op_lrn(ins, attrs, opset):
+    # The operator's definition in float64: the squares summed over the
+    # channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2).
+    x = ins[0].astype(np.float64)
+    size = attrs["size"]
+    before, after = (size - 1) // 2, size // 2
+    squares = x * x
+    total = np.zeros_like(x)
+    for c in range(x.shape[1]):
+        lo, hi = max(0, c - before), min(x.shape[1], c + after + 1)
+        total[:, c] = squares[:, lo:hi].sum(axis=1)
+    scale = (attrs.get("bias", 1.0)
+             + attrs.get("alpha", 1e-4) / size * total) ** attrs.get("beta", 0.75)
+    return x / scale
+
+
 def op_batch_normalization(ins, attrs, opset):
     assert not attrs.get("training_mode", 0)
     x, scale, bias, mean, var = ins[:5]
@@ -249,6 +265,7 @@ OPS = {
     "MaxPool": op_max_pool,
     "AveragePool": op_average_pool,
     "GlobalAveragePool": op_global_average_pool,
+    "LRN": op_lrn,
     "Flatten": op_flatten,
     "Reshape": op_reshape,
     "Transpose": op_transpose,
