@@ -14,13 +14,14 @@ y_scale): within one quantization step, and equal to the spec's two-step
 form (dequantize with the product of the scales, then quantize) computed in
 float32.
 """
-import os
-import subprocess
 import sys
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.dont_write_bytecode = True
+from case_runner import exact, run_cases  # noqa: E402
 
 ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.int8: TensorProto.INT8,
              np.uint8: TensorProto.UINT8, np.int32: TensorProto.INT32}
@@ -238,59 +239,34 @@ CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
            "qlinear_matmul", "dynamic_quantize"]
 
 
+def within_one_step(reals):
+    """Exact against the two-step reference, and within one quantization
+    step of the real-valued requantization where `reals` has one."""
+    def compare(name, got, want):
+        why = exact(name, got, want)
+        if why or name not in reals:
+            return why
+        step = np.abs(got.astype(np.int64) - reals[name]).max()
+        if step > 1:
+            return "%s is %d steps from the real-valued requantization" % (
+                name, step)
+        return None
+    return compare
+
+
 def check(graph_run, directory):
-    failures = 0
+    cases = []
     for name in CHECKED:
-        before = failures
-        m, inputs, refs, reals = MODELS[name]()
-        path = os.path.join(directory, name + ".onnx")
-        onnx.save(m, path)
-        args = []
-        for key, value in inputs.items():
-            file = os.path.join(directory, "%s_%s.npy" % (name, key))
-            np.save(file, value)
-            args.append("--input=%s=%s" % (key, file))
-        for level in ("0", "3"):
-            outs = []
-            for key in refs:
-                file = os.path.join(directory, "%s_%s_O%s.npy" % (name, key, level))
-                outs.append((key, file))
-            cmd = [graph_run, "-O" + level, "--no-cache", path] + args + \
-                ["--output=%s=%s" % (k, f) for k, f in outs]
-            run = subprocess.run(cmd, capture_output=True, text=True)
-            if run.returncode != 0:
-                print("FAIL %s -O%s: %s" % (name, level, run.stderr.strip()))
-                failures += 1
-                continue
-            for key, file in outs:
-                got, want = np.load(file), refs[key]
-                if got.dtype != want.dtype or got.shape != want.shape:
-                    print("FAIL %s -O%s %s: %s %s, expected %s %s" % (
-                        name, level, key, got.dtype, got.shape, want.dtype,
-                        want.shape))
-                    failures += 1
-                elif not np.array_equal(got, want, equal_nan=True):
-                    bad = np.argwhere(got != want)[0]
-                    print("FAIL %s -O%s %s: at %s got %s, expected %s" % (
-                        name, level, key, tuple(bad), got[tuple(bad)],
-                        want[tuple(bad)]))
-                    failures += 1
-                elif key in reals:
-                    step = np.abs(got.astype(np.int64) - reals[key]).max()
-                    if step > 1:
-                        print("FAIL %s -O%s %s: %d steps from the real-valued "
-                              "requantization" % (name, level, key, step))
-                        failures += 1
-        if failures == before:
-            print("ok %s" % name)
-    return failures
+        model, inputs, refs, reals = MODELS[name]()
+        cases.append((name, model, inputs, refs, within_one_step(reals)))
+    return run_cases(graph_run, directory, cases)
 
 
 def main():
     if sys.argv[1] == "write":
         onnx.save(MODELS[sys.argv[2]]()[0], sys.argv[3])
         return 0
-    return 1 if check(sys.argv[2], sys.argv[3]) else 0
+    return check(sys.argv[2], sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -8,13 +8,13 @@ computation (Add of a constant), run at -O0 and -O3 and compared with
 NumPy's evaluation of the ONNX definition in float64. Prints "ok NAME" or
 "FAIL NAME: ...".
 """
-import os
-import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.dont_write_bytecode = True
+from case_runner import close, run_cases  # noqa: E402
 
 COEFFICIENTS = {"HannWindow": [0.5, -0.5],
                 "HammingWindow": [25 / 46, -21 / 46],
@@ -29,8 +29,7 @@ def reference(op, size, periodic):
 
 
 def main():
-    graph_run, directory = sys.argv[1], sys.argv[2]
-    status = 0
+    cases = []
     for op in COEFFICIENTS:
         for periodic in (1, 0):
             name = "%s_%s" % (op, "periodic" if periodic else "symmetric")
@@ -46,30 +45,10 @@ def main():
             model = helper.make_model(
                 graph, opset_imports=[helper.make_opsetid("", 17)])
             model.ir_version = 8
-            path = os.path.join(directory, name + ".onnx")
-            onnx.save(model, path)
-            np.save(path + ".npy", np.array(12, np.int64))
-            want = reference(op, 12, periodic)
-            problems = []
-            for level in ("0", "3"):
-                out = "%s.O%s.npy" % (path, level)
-                run = subprocess.run(
-                    [graph_run, "-O" + level, "--no-cache", path,
-                     path + ".npy", "--output=" + out],
-                    capture_output=True, text=True)
-                if run.returncode != 0:
-                    problems.append("-O%s: %s" % (level, run.stderr.strip()))
-                    continue
-                got = np.load(out)
-                if got.shape != want.shape or \
-                        not np.allclose(got, want, rtol=1e-6, atol=1e-7):
-                    problems.append("-O%s: %s, expected %s" % (level, got, want))
-            if problems:
-                status = 1
-                print("FAIL %s: %s" % (name, "; ".join(problems)))
-            else:
-                print("ok %s" % name)
-    return status
+            cases.append((name, model, {"size": np.array(12, np.int64)},
+                          {"y": reference(op, 12, periodic)},
+                          close(rtol=1e-6, atol=1e-7)))
+    return run_cases(sys.argv[1], sys.argv[2], cases)
 
 
 if __name__ == "__main__":

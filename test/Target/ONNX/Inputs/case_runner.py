@@ -1,0 +1,70 @@
+"""Runs ONNX models through graph-run at -O0 and -O3 and compares each
+output with a NumPy reference: the shared driver of the checks that build
+their models in Python (quantized_models.py, integer_pow.py,
+window_functions.py, gather_scatter_nd.py).
+
+A case is (name, model, inputs, expected, compare): `inputs` and `expected`
+map names to arrays; `compare(name, got, want)` returns None when they agree
+or a message (default: equal dtype, shape and values, NaN equal to NaN).
+run_cases prints `ok NAME` or `FAIL NAME: why` per case and returns 1 when
+one failed.
+"""
+import os
+import subprocess
+
+import numpy as np
+import onnx
+
+
+def exact(name, got, want):
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return "%s is %s %s, expected %s %s" % (name, got.dtype, got.shape,
+                                                 want.dtype, want.shape)
+    if not np.array_equal(got, want, equal_nan=True):
+        bad = tuple(np.argwhere(~((got == want) | (got != got)))[0])
+        return "%s%s is %s, expected %s" % (name, list(bad), got[bad],
+                                             want[bad])
+    return None
+
+
+def close(rtol, atol=0.0):
+    def compare(name, got, want):
+        if got.dtype != want.dtype or got.shape != want.shape:
+            return exact(name, got, want)
+        if not np.allclose(got, want, rtol=rtol, atol=atol):
+            return "%s is %s, expected %s" % (name, got, want)
+        return None
+    return compare
+
+
+def run_cases(graph_run, directory, cases):
+    status = 0
+    for name, model, inputs, expected, compare in cases:
+        path = os.path.join(directory, name + ".onnx")
+        onnx.save(model, path)
+        args = []
+        for key, value in inputs.items():
+            file = "%s.in.%s.npy" % (path, key)
+            np.save(file, value)
+            args.append("--input=%s=%s" % (key, file))
+        problems = []
+        for level in ("0", "3"):
+            outs = {key: "%s.O%s.%s.npy" % (path, level, key)
+                    for key in expected}
+            run = subprocess.run(
+                [graph_run, "-O" + level, "--no-cache", path] + args +
+                ["--output=%s=%s" % item for item in outs.items()],
+                capture_output=True, text=True)
+            if run.returncode != 0:
+                problems.append("-O%s: %s" % (level, run.stderr.strip()))
+                continue
+            for key, file in outs.items():
+                why = (compare or exact)(key, np.load(file), expected[key])
+                if why:
+                    problems.append("-O%s: %s" % (level, why))
+        if problems:
+            status = 1
+            print("FAIL %s: %s" % (name, "; ".join(problems)))
+        else:
+            print("ok %s" % name)
+    return status
