@@ -942,6 +942,8 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Gather", importGather)
       .Case("GatherElements", importGatherElements)
       .Cases({"ScatterElements", "Scatter"}, importScatterElements)
+      .Case("GatherND", importGatherND)
+      .Case("ScatterND", importScatterND)
       .Case("Expand", importExpand)
       .Case("Tile", importTile)
       .Case("Pad", importPad)

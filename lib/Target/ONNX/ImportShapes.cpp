@@ -394,6 +394,162 @@ mlir::graph::onnx_import::importScatterElements(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+/// The row-major position, among the `dims` positions, that each index
+/// vector of `indices` (the last dimension, of dims.size() components)
+/// names: each component counted from the end when negative and clamped
+/// into its dimension, as graph.gather does. An i64 tensor of the shape of
+/// `indices` without its last dimension.
+static Value linearizeIndices(Importer &importer, const onnx::NodeProto &node,
+                              Value indices, ArrayRef<int64_t> dims) {
+  Type i64 = importer.getBuilder().getI64Type();
+  int64_t q = dims.size();
+  SmallVector<double> sizes, lasts, strides(q, 1.0);
+  for (int64_t d : dims) {
+    sizes.push_back(double(d));
+    lasts.push_back(double(d - 1));
+  }
+  for (int64_t j = q - 2; j >= 0; --j)
+    strides[j] = strides[j + 1] * sizes[j + 1];
+  auto vector = [&](ArrayRef<double> values) {
+    return createConstantOf(importer, node, {q}, i64, values);
+  };
+  Value index = createCast(importer, node, indices, i64);
+  Value negative =
+      createCast(importer, node,
+                 createCompare<LessOp>(importer, node, index,
+                                       createSplat(importer, node, {}, i64, 0)),
+                 i64);
+  index = createBinary<AddOp>(
+      importer, node, index,
+      createBinary<MulOp>(importer, node, negative, vector(sizes)));
+  index = createBinary<MinOp>(
+      importer, node,
+      createBinary<MaxOp>(importer, node, index,
+                          createSplat(importer, node, {}, i64, 0)),
+      vector(lasts));
+  Value scaled = createBinary<MulOp>(importer, node, index, vector(strides));
+  int64_t last = Importer::getType(indices).getRank() - 1;
+  return createReduce<ReduceSumOp>(importer, node, scaled, {last}, false);
+}
+
+/// GatherND as a Gather along the first dimension of the data viewed as
+/// [batch x indexed positions, slice...], at the linearized indices plus
+/// each batch's offset.
+LogicalResult
+mlir::graph::onnx_import::importGatherND(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> batchDims = attrs.getInt("batch_dims", 0);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  if (failed(batchDims) || failed(data) || failed(indices) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  int64_t b = *batchDims, rank = shape.size();
+  int64_t q = indexShape.empty() ? 0 : indexShape.back();
+  if (indexShape.empty() || b < 0 || b >= int64_t(indexShape.size()) ||
+      b + q > rank || q < 1 || shape.take_front(b) != indexShape.take_front(b))
+    return importer.nodeError(
+        node, "data of shape " + formatShape(shape) + " and indices of shape " +
+                  formatShape(indexShape) + " do not match with batch_dims " +
+                  Twine(b));
+  int64_t batch = 1, positions = 1;
+  for (int64_t d : shape.take_front(b))
+    batch *= d;
+  for (int64_t d : shape.slice(b, q))
+    positions *= d;
+  Value linear = linearizeIndices(importer, node, *indices, shape.slice(b, q));
+  if (b > 0) {
+    // Batch k's positions start at k * positions: a constant of the batch
+    // shape with ones after it.
+    SmallVector<int64_t> offsetShape(indexShape.take_front(b));
+    offsetShape.append(indexShape.size() - 1 - b, 1);
+    SmallVector<double> offsets;
+    for (int64_t k = 0; k < batch; ++k)
+      offsets.push_back(double(k * positions));
+    linear = createBinary<AddOp>(
+        importer, node, linear,
+        createConstantOf(importer, node, offsetShape,
+                         importer.getBuilder().getI64Type(), offsets));
+  }
+  SmallVector<int64_t> flatShape = {batch * positions};
+  flatShape.append(shape.begin() + b + q, shape.end());
+  Value flat = createReshape(importer, node, *data, flatShape);
+  SmallVector<int64_t> resultShape(indexShape.drop_back());
+  resultShape.append(shape.begin() + b + q, shape.end());
+  OpBuilder &builder = importer.getBuilder();
+  Value result = GatherOp::create(
+      builder, importer.getLoc(node),
+      importer.getTensorType(resultShape,
+                             Importer::getType(*data).getElementType()),
+      flat, linear, builder.getI64IntegerAttr(0));
+  return importer.setOutput(node, 0, result);
+}
+
+/// ScatterND as a ScatterElements along the first dimension of the data
+/// viewed as [indexed positions, slice...], its indices the linearized ones
+/// broadcast over each slice, its updates one row per index vector.
+LogicalResult
+mlir::graph::onnx_import::importScatterND(Importer &importer,
+                                          const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> reduction = attrs.getString("reduction", "none");
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  FailureOr<Value> updates = importer.getInput(node, 2);
+  if (failed(reduction) || failed(data) || failed(indices) || failed(updates) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  if (*reduction != "none" && *reduction != "add" && *reduction != "mul" &&
+      *reduction != "max" && *reduction != "min")
+    return importer.nodeError(node, "reduction '" + *reduction +
+                                        "' is not none, add, mul, max or min");
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  int64_t q = indexShape.empty() ? 0 : indexShape.back();
+  SmallVector<int64_t> updateShape(indexShape.drop_back());
+  if (q >= 1 && q <= int64_t(shape.size()))
+    updateShape.append(shape.begin() + q, shape.end());
+  if (q < 1 || q > int64_t(shape.size()) ||
+      Importer::getType(*updates).getShape() != ArrayRef<int64_t>(updateShape))
+    return importer.nodeError(
+        node, "data of shape " + formatShape(shape) + ", indices of shape " +
+                  formatShape(indexShape) + " and updates of shape " +
+                  formatShape(Importer::getType(*updates).getShape()) +
+                  " do not match");
+  int64_t positions = 1, count = 1;
+  for (int64_t d : shape.take_front(q))
+    positions *= d;
+  for (int64_t d : indexShape.drop_back())
+    count *= d;
+  ArrayRef<int64_t> slice = shape.drop_front(q);
+  SmallVector<int64_t> flatShape = {positions}, rowsShape = {count},
+                       columnShape = {count};
+  flatShape.append(slice.begin(), slice.end());
+  rowsShape.append(slice.begin(), slice.end());
+  columnShape.append(slice.size(), 1);
+  Value linear =
+      linearizeIndices(importer, node, *indices, shape.take_front(q));
+  linear = createReshape(importer, node, linear, columnShape);
+  OpBuilder &b = importer.getBuilder();
+  Type i64 = b.getI64Type();
+  if (ArrayRef<int64_t>(columnShape) != ArrayRef<int64_t>(rowsShape))
+    linear =
+        BroadcastOp::create(b, importer.getLoc(node),
+                            importer.getTensorType(rowsShape, i64), linear);
+  Value result = ScatterElementsOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(flatShape,
+                             Importer::getType(*data).getElementType()),
+      createReshape(importer, node, *data, flatShape), linear,
+      createReshape(importer, node, *updates, rowsShape),
+      b.getI64IntegerAttr(0), b.getStringAttr(*reduction));
+  return importer.setOutput(node, 0,
+                            createReshape(importer, node, result, shape));
+}
+
 LogicalResult
 mlir::graph::onnx_import::importCompress(Importer &importer,
                                          const onnx::NodeProto &node) {
