@@ -22,17 +22,6 @@ using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
 
-/// Fails (reported) unless `value`'s element type is numeric (not bool).
-static LogicalResult checkNumeric(Importer &importer,
-                                  const onnx::NodeProto &node, Value value,
-                                  int index) {
-  if (!Importer::getType(value).getElementType().isInteger(1))
-    return success();
-  return importer.nodeError(node, "input '" + node.input(index) +
-                                      "' is a BOOL tensor; this operator "
-                                      "takes numbers");
-}
-
 /// Fails (reported) unless both values have the same element type.
 static LogicalResult checkSameType(Importer &importer,
                                    const onnx::NodeProto &node, Value a,

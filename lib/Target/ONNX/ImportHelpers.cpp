@@ -377,6 +377,15 @@ std::string mlir::graph::onnx_import::typeName(Value value) {
       .str();
 }
 
+LogicalResult mlir::graph::onnx_import::checkNumeric(
+    Importer &importer, const onnx::NodeProto &node, Value value, int index) {
+  if (!Importer::getType(value).getElementType().isInteger(1))
+    return success();
+  return importer.nodeError(node, "input '" + node.input(index) +
+                                      "' is a BOOL tensor; this operator "
+                                      "takes numbers");
+}
+
 FailureOr<SmallVector<int64_t>> mlir::graph::onnx_import::broadcastOf(
     Importer &importer, const onnx::NodeProto &node, Value a, Value b) {
   ArrayRef<int64_t> aShape = Importer::getType(a).getShape();

@@ -222,6 +222,10 @@ Value createCast(Importer &importer, const onnx::NodeProto &node, Value x,
 /// The ONNX name of a value's element type ("float", "uint8"), for messages.
 std::string typeName(Value value);
 
+/// Fails (reported) when input `index` (`value`) is a bool tensor.
+LogicalResult checkNumeric(Importer &importer, const onnx::NodeProto &node,
+                           Value value, int index);
+
 /// The broadcast shape of `a` and `b`, or failure (reported).
 FailureOr<SmallVector<int64_t>>
 broadcastOf(Importer &importer, const onnx::NodeProto &node, Value a, Value b);
@@ -338,6 +342,7 @@ GRAPH_ONNX_IMPORTER(importCompress)
 // ImportReductions.cpp
 GRAPH_ONNX_IMPORTER(importReduce)
 GRAPH_ONNX_IMPORTER(importArgReduce)
+GRAPH_ONNX_IMPORTER(importTopK)
 GRAPH_ONNX_IMPORTER(importCumSum)
 GRAPH_ONNX_IMPORTER(importLogSoftmax)
 GRAPH_ONNX_IMPORTER(importHardmax)

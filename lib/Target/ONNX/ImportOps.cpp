@@ -924,6 +924,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
               "ReduceSumSquare"},
              importReduce)
       .Cases({"ArgMax", "ArgMin"}, importArgReduce)
+      .Case("TopK", importTopK)
       .Case("CumSum", importCumSum)
       .Case("Softmax", importSoftmax)
       .Case("LogSoftmax", importLogSoftmax)

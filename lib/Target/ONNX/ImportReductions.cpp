@@ -147,6 +147,53 @@ mlir::graph::onnx_import::importArgReduce(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+/// TopK: k from the attribute (opset 1) or the constant input K (opset 10
+/// and later: an input whose value decides the output's shape). The values
+/// come sorted whatever `sorted` asks (unsorted output may be in any
+/// order).
+LogicalResult
+mlir::graph::onnx_import::importTopK(Importer &importer,
+                                     const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> axisAttr = attrs.getInt("axis", -1);
+  FailureOr<int64_t> largest = attrs.getInt("largest", 1);
+  FailureOr<int64_t> kAttr = attrs.getInt("k", -1);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(axisAttr) || failed(largest) || failed(kAttr) || failed(x) ||
+      failed(checkNumeric(importer, node, *x, 0)))
+    return failure();
+  int64_t k = *kAttr;
+  if (importer.getOpset() >= 10) {
+    const ConstantTensor *given = importer.getConstantInput(node, 1);
+    if (!given || given->getNumElements() != 1)
+      return importer.nodeError(node, "K must be a constant of one element "
+                                      "(the outputs' size depends on it)");
+    k = given->getInts()[0];
+  }
+  RankedTensorType type = Importer::getType(*x);
+  if (type.getRank() == 0)
+    return importer.nodeError(node, "TopK of a scalar is not defined");
+  FailureOr<int64_t> axis =
+      normalizeAxis(importer, node, *axisAttr, type.getRank());
+  if (failed(axis))
+    return failure();
+  if (k < 1 || k > type.getDimSize(*axis))
+    return importer.nodeError(node, "k " + Twine(k) + " is not in [1, " +
+                                        Twine(type.getDimSize(*axis)) +
+                                        "], the size of axis " + Twine(*axis));
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*axis] = k;
+  OpBuilder &b = importer.getBuilder();
+  auto topK = TopKOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape, type.getElementType()),
+      importer.getTensorType(shape, b.getI64Type()), *x, b.getI64IntegerAttr(k),
+      b.getI64IntegerAttr(*axis), *largest ? UnitAttr() : b.getUnitAttr());
+  if (failed(importer.setOutput(node, 0, topK.getValues())))
+    return failure();
+  return importer.setOutput(node, 1, topK.getIndices());
+}
+
 LogicalResult
 mlir::graph::onnx_import::importCumSum(Importer &importer,
                                        const onnx::NodeProto &node) {

@@ -436,3 +436,100 @@ OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
     return {};
   return out.toAttr();
 }
+
+//===----------------------------------------------------------------------===//
+// graph.top_k
+//===----------------------------------------------------------------------===//
+
+LogicalResult TopKOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Numeric)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getValues(),
+                                  "result 'values'")))
+    return failure();
+  auto indicesType = cast<RankedTensorType>(getIndices().getType());
+  if (!indicesType.getElementType().isSignlessInteger(64))
+    return emitOpError() << "result 'indices' must be a tensor of i64, but got "
+                         << indicesType;
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.empty())
+    return emitOpError() << "operand 'x' must have rank >= 1";
+  FailureOr<int64_t> axis = checkAxisIn(*this, "axis", getAxis(), in.size());
+  if (failed(axis))
+    return failure();
+  int64_t k = getK();
+  if (k < 1 || k > in[*axis])
+    return emitOpError() << "attribute 'k' (" << k << ") must be in [1, "
+                         << in[*axis] << "], the size of axis " << *axis;
+  SmallVector<int64_t> shape(in);
+  shape[*axis] = k;
+  if (getDims(getValues()) != ArrayRef<int64_t>(shape) ||
+      indicesType.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "results must have shape " << formatDims(shape);
+  return success();
+}
+
+/// Whether `a` ranks before `b` in top_k's order (NaN above every number),
+/// for the largest first or, with `smallest`, the smallest first.
+template <typename C> static bool ranksBefore(C a, C b, bool smallest) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a) || std::isnan(b))
+      return smallest ? !std::isnan(a) && std::isnan(b)
+                      : std::isnan(a) && !std::isnan(b);
+  }
+  return smallest ? a < b : a > b;
+}
+
+LogicalResult TopKOp::fold(FoldAdaptor adaptor,
+                           SmallVectorImpl<OpFoldResult> &results) {
+  auto valuesType = dyn_cast<RankedTensorType>(getValues().getType());
+  auto indicesType = dyn_cast<RankedTensorType>(getIndices().getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!valuesType || !indicesType || !x || failed(verify()))
+    return failure();
+  ArrayRef<int64_t> in = x->getShape();
+  int64_t axis = normalizedAxis(getAxis(), in.size());
+  int64_t outer = llvm::product_of(in.take_front(axis));
+  int64_t size = in[axis];
+  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
+  int64_t k = getK();
+  // A sort of each row: size * log(size) steps per row.
+  if (!withinFoldLimits({2 * valuesType.getNumElements()},
+                        x->getNumElements() * (1 + llvm::Log2_64_Ceil(size))))
+    return failure();
+  bool smallest = getSmallest();
+  TypedTensor values = TypedTensor::zeros(valuesType);
+  TypedTensor indices = TypedTensor::zeros(indicesType);
+  bool ok = dispatchKind(x->getKind(), [&](auto t) {
+    using T = decltype(t);
+    using C = ComputeType<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      return false;
+    } else {
+      SmallVector<int64_t> order(size);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t n = 0; n < inner; ++n) {
+          auto at = [&](int64_t j) {
+            return widen(x->get<T>((o * size + j) * inner + n));
+          };
+          for (int64_t j = 0; j < size; ++j)
+            order[j] = j;
+          std::stable_sort(order.begin(), order.end(),
+                           [&](int64_t a, int64_t b) {
+                             return ranksBefore<C>(at(a), at(b), smallest);
+                           });
+          for (int64_t j = 0; j < k; ++j) {
+            int64_t position = (o * k + j) * inner + n;
+            values.set<T>(position,
+                          x->get<T>((o * size + order[j]) * inner + n));
+            indices.set<int64_t>(position, order[j]);
+          }
+        }
+      return true;
+    }
+  });
+  if (!ok)
+    return failure();
+  results.push_back(values.toAttr());
+  results.push_back(indices.toAttr());
+  return success();
+}

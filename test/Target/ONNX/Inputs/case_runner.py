@@ -1,7 +1,7 @@
 """Runs ONNX models through graph-run at -O0 and -O3 and compares each
 output with a NumPy reference: the shared driver of the checks that build
 their models in Python (quantized_models.py, integer_pow.py,
-window_functions.py, gather_scatter_nd.py).
+window_functions.py, gather_scatter_nd.py, top_k.py).
 
 A case is (name, model, inputs, expected, compare): `inputs` and `expected`
 map names to arrays; `compare(name, got, want)` returns None when they agree

@@ -52,6 +52,22 @@ class Graph_ArgReduceOp<string mnemonic, string text>
 def Graph_ArgMaxOp : Graph_ArgReduceOp<"argmax", "maximum">;
 def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum">;
 
+def Graph_TopKOp : Graph_ComputeOp<"top_k"> {
+  let summary = "the k largest (or smallest) elements along `axis`, sorted";
+  let description = [{
+    `values` has the shape of `x` with `k` (1 to the axis's size) along
+    `axis`: the largest elements first, in decreasing order, or with
+    `smallest` the smallest first, in increasing order; equal values in
+    the order of their indices. NaN ranks above every number (first when
+    largest, last when smallest). `indices` (i64) are their positions along
+    `axis`. Numeric element types.
+  }];
+  let arguments = (ins AnyTensor:$x, I64Attr:$k,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis, UnitAttr:$smallest);
+  let results = (outs AnyTensor:$values, AnyTensor:$indices);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_CumSumOp : Graph_ComputeOp<"cumsum",
                                      [AllTypesMatch<["x", "output"]>]> {
   let summary = "cumulative sum along `axis`";
