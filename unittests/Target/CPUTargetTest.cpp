@@ -62,6 +62,18 @@ TEST(CPUTarget, FeaturesChangeTheCPUs) {
   EXPECT_EQ(added.getISAName(), "AVX-512");
 }
 
+TEST(CPUTarget, KnowsTheInt8DotProduct) {
+  if (!hostIsX86())
+    GTEST_SKIP() << "x86 CPU names on a non-x86 host";
+  // AVX-512 VNNI (vpdpbusd) from Cascade Lake on; not in x86-64-v4, nor
+  // in AVX2 (Haswell), nor with the feature removed.
+  EXPECT_TRUE(getX86("cascadelake").hasVNNI);
+  EXPECT_TRUE(getX86("znver4").hasVNNI);
+  EXPECT_FALSE(getX86("x86-64-v4").hasVNNI);
+  EXPECT_FALSE(getX86("haswell").hasVNNI);
+  EXPECT_FALSE(getX86("cascadelake", "-avx512vnni").hasVNNI);
+}
+
 TEST(CPUTarget, DescribesItselfInOneLine) {
   if (!hostIsX86())
     GTEST_SKIP() << "x86 CPU names on a non-x86 host";

@@ -410,6 +410,12 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // Profiling code only when asked for: otherwise the code is unchanged.
   if (options.profile)
     pm.addPass(createGraphInstrumentKernels());
+  // Products by constant int8 weights on the target's integer dot products,
+  // before the generic lowering takes the others.
+  GraphLowerIntegerMatmulOptions integerMatmulOptions;
+  integerMatmulOptions.targetCpu = options.targetCpu;
+  integerMatmulOptions.targetFeatures = options.targetFeatures;
+  pm.addPass(createGraphLowerIntegerMatmul(integerMatmulOptions));
   onFunctions(createConvertGraphToLinalg());
   GraphLowerAttentionOptions attentionOptions;
   attentionOptions.targetCpu = options.targetCpu;

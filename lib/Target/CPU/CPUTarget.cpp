@@ -122,6 +122,8 @@ static void describeVectorUnit(CPUTarget &target,
       target.numVectorRegisters = 16;
     }
     target.hasFMA = subtarget.checkFeatures("+fma");
+    target.hasVNNI = target.isa == VectorISA::AVX512 &&
+                     subtarget.checkFeatures("+avx512vnni");
     // Defaults for a CPU that is not this machine, fitted to current parts:
     // AVX-512 cores (Zen 4, Ice Lake and later) have 1-2 MiB of L2, AVX2
     // ones 256 KiB (Haswell) to 512 KiB (Zen 2/3).

@@ -89,6 +89,40 @@ def GraphLowerAttention : Pass<"graph-lower-attention"> {
   ];
 }
 
+def GraphLowerIntegerMatmul
+    : Pass<"graph-lower-integer-matmul", "::mlir::ModuleOp"> {
+  let summary = "Lower graph.matmul_integer by constant int8 weights to a "
+                "VNNI micro-kernel on weights packed at compile time";
+  let description = [{
+    Runs before `convert-graph-to-linalg`, on targets with AVX-512 VNNI.
+    Each `graph.matmul_integer` whose `b` is a constant matrix (no batch)
+    of i8 weights that stay in i8 once centered on their zero point, and
+    whose `a` has one zero point, becomes an `scf.forall` over blocks of
+    rows of `a` (its batch flattened): the weights are packed at compile
+    time into 16 columns x 4 rows words, each block keeps 16-lane i32
+    accumulators in registers and adds four u8 x s8 products per lane and
+    instruction (`vpdpbusd`, called through its declaration, which the pass
+    adds to the module); signed activations are offset by 128 into
+    u8. The zero points come in as `- a_zero_point * column sums`, with the
+    column sums computed at compile time. The sums are exact, as the op's.
+    Other targets and other matmul_integer ops keep the generic lowering.
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The LLVM CPU to generate for (default: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"\"\"",
+           "Target features to add or remove, e.g. +avx2,-avx512f">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GraphLowerFused : Pass<"graph-lower-fused"> {
   let summary = "Make each graph.fused one kernel: tile its result and fuse "
                 "its producers into the tile loops, then inline it";

@@ -52,6 +52,9 @@ struct CPUTarget {
   unsigned numVectorRegisters = 16;
   /// Fused multiply-add: an FMA is one instruction, not two.
   bool hasFMA = false;
+  /// AVX-512 VNNI: `vpdpbusd` adds four u8 x s8 products into each i32 lane
+  /// of a 64-byte vector in one instruction.
+  bool hasVNNI = false;
   /// Data cache sizes in bytes (per core for L1 and L2).
   int64_t l1dBytes = 32 * 1024;
   int64_t l2Bytes = 512 * 1024;

@@ -7,7 +7,8 @@ A case is (name, model, inputs, expected, compare): `inputs` and `expected`
 map names to arrays; `compare(name, got, want)` returns None when they agree
 or a message (default: equal dtype, shape and values, NaN equal to NaN).
 run_cases prints `ok NAME` or `FAIL NAME: why` per case and returns 1 when
-one failed.
+one failed. `variants` adds graph-run options to run each case with too
+(e.g. another --target-cpu), each at both levels.
 """
 import os
 import subprocess
@@ -37,7 +38,7 @@ def close(rtol, atol=0.0):
     return compare
 
 
-def run_cases(graph_run, directory, cases):
+def run_cases(graph_run, directory, cases, variants=((),)):
     status = 0
     for name, model, inputs, expected, compare in cases:
         path = os.path.join(directory, name + ".onnx")
@@ -48,20 +49,24 @@ def run_cases(graph_run, directory, cases):
             np.save(file, value)
             args.append("--input=%s=%s" % (key, file))
         problems = []
-        for level in ("0", "3"):
-            outs = {key: "%s.O%s.%s.npy" % (path, level, key)
-                    for key in expected}
-            run = subprocess.run(
-                [graph_run, "-O" + level, "--no-cache", path] + args +
-                ["--output=%s=%s" % item for item in outs.items()],
-                capture_output=True, text=True)
-            if run.returncode != 0:
-                problems.append("-O%s: %s" % (level, run.stderr.strip()))
-                continue
-            for key, file in outs.items():
-                why = (compare or exact)(key, np.load(file), expected[key])
-                if why:
-                    problems.append("-O%s: %s" % (level, why))
+        for number, variant in enumerate(variants):
+            for level in ("0", "3"):
+                tag = " ".join(("-O" + level,) + tuple(variant))
+                outs = {key: "%s.O%s.%d.%s.npy" % (path, level, number, key)
+                        for key in expected}
+                run = subprocess.run(
+                    [graph_run, "-O" + level, "--no-cache"] + list(variant) +
+                    [path] + args +
+                    ["--output=%s=%s" % item for item in outs.items()],
+                    capture_output=True, text=True)
+                if run.returncode != 0:
+                    problems.append("%s: %s" % (tag, run.stderr.strip()))
+                    continue
+                for key, file in outs.items():
+                    why = (compare or exact)(key, np.load(file),
+                                             expected[key])
+                    if why:
+                        problems.append("%s: %s" % (tag, why))
         if problems:
             status = 1
             print("FAIL %s: %s" % (name, "; ".join(problems)))

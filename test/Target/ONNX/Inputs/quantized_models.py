@@ -213,6 +213,72 @@ def dynamic_quantize():
                          "z": np.array(zp)}, {}
 
 
+def int8_gemm_tails():
+    """MatMulInteger by constant int8 weights (the VNNI micro-kernel where
+    the target has it): 26 rows (three blocks of 8 and 2 more), K = 37 (not
+    a multiple of 4), N = 45 (masked past it), a zero point per column."""
+    a = rng.integers(0, 256, (2, 13, 37)).astype(np.uint8)
+    b = rng.integers(-100, 101, (37, 45)).astype(np.int8)
+    az = np.uint8(7)
+    bz = rng.integers(-20, 21, 45).astype(np.int8)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])]
+    y = (a.astype(np.int64) - az) @ (b.astype(np.int64) - bz)
+    m = make(nodes, [("a", a)], [("y", np.int32)],
+             [("b", b), ("az", np.array(az)), ("bz", bz)], opset=10)
+    return m, {"a": a}, {"y": y.astype(np.int32)}, {}
+
+
+def int8_gemm_signed():
+    """Signed activations (offset into u8 by the kernel) with a negative
+    zero point; weights at both ends of int8."""
+    a = rng.integers(-128, 128, (9, 64)).astype(np.int8)
+    b = rng.integers(-128, 128, (64, 32)).astype(np.int8)
+    b[0, :2] = [-128, 127]
+    az = np.int8(-3)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "az"], ["y"])]
+    y = (a.astype(np.int64) - az) @ b.astype(np.int64)
+    m = make(nodes, [("a", a)], [("y", np.int32)],
+             [("b", b), ("az", np.array(az))], opset=10)
+    return m, {"a": a}, {"y": y.astype(np.int32)}, {}
+
+
+def int8_gemm_wide_weights():
+    """uint8 weights whose centered values leave int8 (200 - 0): the
+    generic lowering, exact all the same."""
+    a = rng.integers(0, 256, (5, 12)).astype(np.uint8)
+    b = rng.integers(0, 256, (12, 20)).astype(np.uint8)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b"], ["y"])]
+    y = a.astype(np.int64) @ b.astype(np.int64)
+    m = make(nodes, [("a", a)], [("y", np.int32)], [("b", b)], opset=10)
+    return m, {"a": a}, {"y": y.astype(np.int32)}, {}
+
+
+def dynamic_quantize_matmul():
+    """What quantize_dynamic writes for a linear layer: DynamicQuantizeLinear
+    of the activations, MatMulInteger by int8 weights with the run-time zero
+    point, the product scaled back to float."""
+    x = rng.standard_normal((3, 20, 24)).astype(np.float32)
+    w = rng.integers(-127, 128, (24, 40)).astype(np.int8)
+    w_scale = np.float32(0.02)
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["q", "s", "z"]),
+        helper.make_node("MatMulInteger", ["q", "w", "z"], ["acc"]),
+        helper.make_node("Cast", ["acc"], ["accf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["s", "ws"], ["scale"]),
+        helper.make_node("Mul", ["accf", "scale"], ["y"]),
+    ]
+    low, high = min(0.0, x.min()), max(0.0, x.max())
+    scale = np.float32((np.float32(high) - np.float32(low)) / np.float32(255))
+    zp = np.uint8(np.clip(np.rint((np.float32(0) - np.float32(low)) / scale),
+                          0, 255))
+    q = quantize(x, scale, np.array(zp), np.uint8)
+    acc = (q.astype(np.int64) - zp) @ w.astype(np.int64)
+    y = acc.astype(np.float32) * (scale * w_scale)
+    m = make(nodes, [("x", x)], [("y", np.float32)],
+             [("w", w), ("ws", np.array(w_scale))], opset=11)
+    return m, {"x": x}, {"y": y}, {}
+
+
 def blocked():
     """Blocked quantization (opset 21's block_size), refused."""
     x = np.zeros((2, 4), np.float32)
@@ -232,11 +298,17 @@ def wrong_axis():
     return m, {"x": x}, {}, {}
 
 
-MODELS = {f.__name__: f for f in [qdq_axis, qlinear_conv, conv_integer_1d,
-                                  matmul_integer, qlinear_matmul,
-                                  dynamic_quantize, blocked, wrong_axis]}
+MODELS = {f.__name__: f for f in [
+    qdq_axis, qlinear_conv, conv_integer_1d, matmul_integer, qlinear_matmul,
+    dynamic_quantize, int8_gemm_tails, int8_gemm_signed,
+    int8_gemm_wide_weights, dynamic_quantize_matmul, blocked, wrong_axis]}
 CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
-           "qlinear_matmul", "dynamic_quantize"]
+           "qlinear_matmul", "dynamic_quantize", "int8_gemm_tails",
+           "int8_gemm_signed", "int8_gemm_wide_weights",
+           "dynamic_quantize_matmul"]
+# This machine's code (the VNNI micro-kernel on an AVX-512 VNNI host), and
+# AVX2's, which has no int8 dot product (the generic lowering).
+VARIANTS = ((), ("--target-cpu=haswell",))
 
 
 def within_one_step(reals):
@@ -259,7 +331,7 @@ def check(graph_run, directory):
     for name in CHECKED:
         model, inputs, refs, reals = MODELS[name]()
         cases.append((name, model, inputs, refs, within_one_step(reals)))
-    return run_cases(graph_run, directory, cases)
+    return run_cases(graph_run, directory, cases, VARIANTS)
 
 
 def main():

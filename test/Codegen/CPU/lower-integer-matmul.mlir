@@ -1,0 +1,84 @@
+// RUN: graph-opt %s --split-input-file --graph-lower-integer-matmul=target-cpu=cascadelake | FileCheck %s
+// RUN: graph-opt %s --split-input-file --graph-lower-integer-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
+
+// On AVX-512 VNNI, a product by constant int8 weights becomes an scf.forall
+// over blocks of 8 rows of a (and one over the last rows, one at a time)
+// whose loop over K / 4 adds, per row and vector of 16 columns, four
+// u8 x s8 products per lane with vpdpbusd. The weights are packed at compile
+// time: word [column vector][k / 4][column % 16] holds rows 4(k/4)..+3 of a
+// column, here (1, 4, 7, 10) = 0x0A070401 and (13, 0, 0, 0), two vectors of
+// columns (an even count, the kernel takes two at a time), and the column
+// sums of b - b_zero_point are subtracted, times a's zero point, at the end.
+// AVX2 has no int8 dot product: the op is left to the generic lowering.
+// CHECK-LABEL: func.func @packs
+// CHECK:     %[[A:.*]] = builtin.unrealized_conversion_cast %arg0 : tensor<10x5xui8> to tensor<10x5xi8>
+// CHECK:     arith.constant dense<{{\[\[\[}}168231937, 185074946, 201917955, 0, {{.*}}], [13, 14, 15, 0, {{.*}} : tensor<2x2x16xi32>
+// CHECK:     arith.constant dense<[35, 40, 45, 0, {{.*}}]> : tensor<32xi32>
+// CHECK:     arith.extui %{{.*}} : i8 to i32
+// CHECK:     scf.forall (%{{.*}}) in (1)
+// CHECK:       vector.transfer_read %[[A]]{{.*}} : tensor<10x5xi8>, vector<4xi8>
+// CHECK-COUNT-2: llvm.call @llvm.x86.avx512.vpdpbusd.512({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK:     scf.forall (%{{.*}}) in (2)
+// CHECK:   llvm.func @llvm.x86.avx512.vpdpbusd.512(vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// AVX2-LABEL: func.func @packs
+// AVX2:       graph.matmul_integer
+// AVX2-NOT:   llvm.call
+func.func @packs(%a: tensor<10x5xui8>, %az: tensor<ui8>) -> tensor<10x3xi32> {
+  %b = graph.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14, 15]]> : tensor<5x3xi8>
+  %bz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<10x5xui8>, tensor<5x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<10x3xi32>
+  return %0 : tensor<10x3xi32>
+}
+
+// -----
+
+// Signed activations are offset into u8 (xor 0x80), their zero point with
+// them (+128).
+// CHECK-LABEL: func.func @signed
+// CHECK:     %[[Z:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK:     arith.addi %[[Z]], %{{.*}} : i32
+// CHECK:     arith.xori %{{.*}}, %{{.*}} : vector<4xi8>
+// CHECK:     llvm.call @llvm.x86.avx512.vpdpbusd.512
+func.func @signed(%a: tensor<8x4xi8>, %az: tensor<i8>) -> tensor<8x16xi32> {
+  %b = graph.constant dense<-7> : tensor<4x16xi8>
+  %bz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<8x4xi8>, tensor<4x16xi8>, tensor<i8>, tensor<i8>) -> tensor<8x16xi32>
+  return %0 : tensor<8x16xi32>
+}
+
+// -----
+
+// Left to the generic lowering: weights that leave i8 once centered (200),
+// a zero point per row of a, weights computed at run time.
+// CHECK-LABEL: func.func @wide_weights
+// CHECK:       graph.matmul_integer
+// CHECK-NOT:   llvm.call
+func.func @wide_weights(%a: tensor<4x2xui8>, %az: tensor<ui8>) -> tensor<4x2xi32> {
+  %b = graph.constant dense<200> : tensor<2x2xui8>
+  %bz = graph.constant dense<0> : tensor<ui8>
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x2xui8>, tensor<2x2xui8>, tensor<ui8>, tensor<ui8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_zero_points
+// CHECK:       graph.matmul_integer
+// CHECK-NOT:   llvm.call
+func.func @row_zero_points(%a: tensor<4x2xui8>, %az: tensor<4x1xui8>) -> tensor<4x2xi32> {
+  %b = graph.constant dense<1> : tensor<2x2xi8>
+  %bz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x2xui8>, tensor<2x2xi8>, tensor<4x1xui8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @runtime_weights
+// CHECK:       graph.matmul_integer
+// CHECK-NOT:   llvm.call
+func.func @runtime_weights(%a: tensor<4x2xui8>, %b: tensor<2x2xi8>, %az: tensor<ui8>) -> tensor<4x2xi32> {
+  %bz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x2xui8>, tensor<2x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
