@@ -6,20 +6,26 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The graph-lower-integer-matmul pass: a graph.matmul_integer by constant
-// int8 weights on an AVX-512 VNNI target becomes a micro-kernel on weights
-// packed at compile time. With b' = b - b_zero_point (i8) and a the
-// activations as u8 (signed ones offset by 128, their zero point with them):
+// int8 weights becomes a micro-kernel on weights packed at compile time, on
+// the target's integer dot product. With b' = b - b_zero_point and az a's
+// zero point:
 //
 //   sum_k (a[m, k] - az) * b'[k, n] = sum_k a[m, k] * b'[k, n] - az * colsum[n]
 //
-// The weights are packed as words of four rows of one column, 16 columns a
-// vector: packed[n / 16][k / 4][n % 16] holds b'[4(k/4) .. 4(k/4) + 3][n],
-// zero past K and N. One `vpdpbusd` then adds, in each of 16 i32 lanes, the
-// four products of a broadcast word of a row of `a` by a word of weights.
-// An scf.forall runs over blocks of kRows rows of `a` (its batch flattened);
-// each block walks the columns kColumnVectors vectors at a time, its
-// accumulators in registers across K, and subtracts az * colsum at the end.
-// Rows and K past the end read zeros; columns past N are masked.
+// Two instructions serve (DotProduct below): AVX-512 VNNI's `vpdpbusd` adds
+// four u8 x s8 products into each i32 lane (a as u8: signed activations are
+// offset by 128, their zero point with them; b' must fit in i8), and, on
+// AVX-512 without VNNI and on AVX2, `pmaddwd` gives two i16 x i16 products
+// per i32 lane, which are added (a and b' widened to i16: exact, and never
+// saturating for 8-bit operands). The weights are packed as words of the
+// instruction's rows of one column, a vector of columns at a time:
+// packed[n / lanes][k / rows][n % lanes] holds b'[rows (k / rows) ..][n],
+// zero past K and N. Each broadcast word of a row of `a` meets a vector of
+// weight words in one instruction. An scf.forall runs over blocks of rows of
+// `a` (its batch flattened); each block walks the columns kColumnVectors
+// vectors at a time, its accumulators in registers across K, and subtracts
+// az * colsum at the end. K past the end reads zeros; columns past N are
+// masked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +35,7 @@
 #include "graph/Target/CPU/CPUTarget.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir {
@@ -43,56 +50,81 @@ using namespace mlir::graph;
 
 namespace {
 
-/// i32 lanes of one 64-byte vector, and bytes of `a` per lane and step.
-constexpr int64_t kLanes = 16;
-constexpr int64_t kBytesPerWord = 4;
-/// Rows of a block and vectors of columns per step: 8 x 2 accumulators, two
-/// vectors of weights and the broadcast row word fit the 32 registers.
-constexpr int64_t kRows = 8;
+/// Vectors of columns per step of the micro-kernel.
 constexpr int64_t kColumnVectors = 2;
+
+/// The integer dot-product instruction of a target.
+struct DotProduct {
+  llvm::StringLiteral intrinsic;
+  /// i32 lanes of a vector, and rows of a column (elements of a) per lane.
+  int64_t lanes, rowsPerWord;
+  /// Rows of a block: blockRows x kColumnVectors accumulators, the weights
+  /// and the broadcast word fit the register file.
+  int64_t blockRows;
+  /// vpdpbusd: u8 x s8, added into its first operand. pmaddwd: i16 x i16,
+  /// the products returned.
+  bool isVNNI;
+
+  int64_t getElementBits() const { return 32 / rowsPerWord; }
+};
+
+static std::optional<DotProduct> chooseDotProduct(const CPUTarget &target) {
+  if (target.hasVNNI)
+    return DotProduct{"llvm.x86.avx512.vpdpbusd.512", 16, 4, 8, true};
+  if (target.isa == VectorISA::AVX512)
+    return DotProduct{"llvm.x86.avx512.pmaddw.d.512", 16, 2, 8, false};
+  if (target.isa == VectorISA::AVX2)
+    return DotProduct{"llvm.x86.avx2.pmadd.wd", 8, 2, 4, false};
+  return std::nullopt;
+}
 
 /// The weights of one product, packed, with their column sums.
 struct PackedWeights {
-  DenseElementsAttr words;      // [column vectors] x [K / 4] x kLanes, i32
-  DenseElementsAttr columnSums; // [column vectors * kLanes], i32
+  DenseElementsAttr words;      // [column vectors] x [words] x lanes, i32
+  DenseElementsAttr columnSums; // [column vectors * lanes], i32
   int64_t columnVectors = 0;
+  /// Words per column: K / rowsPerWord, rounded up.
   int64_t quads = 0;
 };
 
-/// Packs b - bZero (b: K x N, bZero one value or one per column), or
-/// nothing when a centered weight does not fit in i8.
+/// Packs b - bZero (b: K x N, bZero one value or one per column) for `dot`,
+/// or nothing when a centered weight does not fit its element type.
 static std::optional<PackedWeights> packWeights(const TypedTensor &b,
                                                 const TypedTensor &bZero,
+                                                const DotProduct &dot,
                                                 MLIRContext *context) {
+  int64_t lanes = dot.lanes, rowsPerWord = dot.rowsPerWord;
+  int64_t bits = dot.getElementBits();
+  int64_t lowest = -(int64_t(1) << (bits - 1)), highest = -lowest - 1;
   ArrayRef<int64_t> shape = b.getShape();
   int64_t k = shape[0], n = shape[1];
   bool perColumn = bZero.getNumElements() != 1;
   PackedWeights packed;
-  packed.quads = (k + kBytesPerWord - 1) / kBytesPerWord;
-  packed.columnVectors = (n + kLanes - 1) / kLanes;
+  packed.quads = (k + rowsPerWord - 1) / rowsPerWord;
+  packed.columnVectors = (n + lanes - 1) / lanes;
   // An even count: the micro-kernel takes kColumnVectors at a time.
   packed.columnVectors = llvm::alignTo(packed.columnVectors, kColumnVectors);
-  int64_t columns = packed.columnVectors * kLanes;
-  std::vector<int32_t> words(packed.columnVectors * packed.quads * kLanes, 0);
+  int64_t columns = packed.columnVectors * lanes;
+  std::vector<int32_t> words(packed.columnVectors * packed.quads * lanes, 0);
   std::vector<int32_t> sums(columns, 0);
   for (int64_t row = 0; row < k; ++row) {
     for (int64_t column = 0; column < n; ++column) {
       int64_t centered =
           b.getInt(row * n + column) - bZero.getInt(perColumn ? column : 0);
-      if (centered < -128 || centered > 127)
+      if (centered < lowest || centered > highest)
         return std::nullopt;
       int64_t word =
-          ((column / kLanes) * packed.quads + row / kBytesPerWord) * kLanes +
-          column % kLanes;
-      uint32_t byte = uint8_t(int8_t(centered));
+          ((column / lanes) * packed.quads + row / rowsPerWord) * lanes +
+          column % lanes;
+      uint32_t element = uint32_t(centered) & ((uint64_t(1) << bits) - 1);
       words[word] = int32_t(uint32_t(words[word]) |
-                            (byte << (8 * (row % kBytesPerWord))));
+                            (element << (bits * (row % rowsPerWord))));
       sums[column] += int32_t(centered);
     }
   }
   Type i32 = IntegerType::get(context, 32);
   packed.words = DenseElementsAttr::get(
-      RankedTensorType::get({packed.columnVectors, packed.quads, kLanes}, i32),
+      RankedTensorType::get({packed.columnVectors, packed.quads, lanes}, i32),
       ArrayRef<int32_t>(words));
   packed.columnSums = DenseElementsAttr::get(
       RankedTensorType::get({columns}, i32), ArrayRef<int32_t>(sums));
@@ -112,27 +144,33 @@ static Value toStorage(OpBuilder &b, Location loc, Value value) {
       .getResult(0);
 }
 
+/// A vector of `dot`'s operand elements: 4 x lanes bytes or 2 x lanes i16.
+static VectorType getOperandType(MLIRContext *context, const DotProduct &dot) {
+  return VectorType::get({dot.lanes * dot.rowsPerWord},
+                         IntegerType::get(context, dot.getElementBits()));
+}
+
 class MatmulEmitter {
 public:
-  MatmulEmitter(OpBuilder &b, Location loc, LLVM::LLVMFuncOp dotProduct,
-                Value a, Value aZero, bool signedA,
+  MatmulEmitter(OpBuilder &b, Location loc, const DotProduct &dot,
+                LLVM::LLVMFuncOp dotProduct, Value a, Value aZero, bool signedA,
                 const PackedWeights &weights, int64_t rows, int64_t k,
                 int64_t n)
-      : b(b), loc(loc), dotProduct(dotProduct), a(a), signedA(signedA),
-        rows(rows), k(k), n(n), quads(weights.quads),
+      : b(b), loc(loc), dot(dot), dotProduct(dotProduct), a(a),
+        signedA(signedA), rows(rows), k(k), n(n), quads(weights.quads),
         columnPairs(weights.columnVectors / kColumnVectors) {
-    vectorType = VectorType::get({kLanes}, b.getI32Type());
-    byteVectorType = VectorType::get({kLanes * kBytesPerWord}, b.getI8Type());
+    vectorType = VectorType::get({dot.lanes}, b.getI32Type());
+    operandType = getOperandType(b.getContext(), dot);
     words = arith::ConstantOp::create(b, loc, weights.words);
     columnSums = arith::ConstantOp::create(b, loc, weights.columnSums);
-    // The zero point of a as i32, in u8 terms.
+    // The zero point of a as i32 (in u8 terms for vpdpbusd).
     SmallVector<Value> origin(cast<RankedTensorType>(aZero.getType()).getRank(),
                               index(0));
     Value zero = tensor::ExtractOp::create(b, loc, aZero, origin);
     zeroPoint =
         signedA ? Value(arith::ExtSIOp::create(b, loc, b.getI32Type(), zero))
                 : Value(arith::ExtUIOp::create(b, loc, b.getI32Type(), zero));
-    if (signedA)
+    if (signedA && dot.isVNNI)
       zeroPoint = arith::AddIOp::create(
           b, loc, zeroPoint,
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 128));
@@ -140,14 +178,15 @@ public:
 
   /// rows x n, i32.
   Value emit() {
+    rowWords = packRows();
     auto type = RankedTensorType::get({rows, n}, b.getI32Type());
     Value out =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    int64_t blocks = rows / kRows, tail = rows % kRows;
+    int64_t blocks = rows / dot.blockRows, tail = rows % dot.blockRows;
     if (blocks)
-      out = emitBlocks(out, 0, blocks, kRows);
+      out = emitBlocks(out, 0, blocks, dot.blockRows);
     if (tail)
-      out = emitBlocks(out, blocks * kRows, tail, 1);
+      out = emitBlocks(out, blocks * dot.blockRows, tail, 1);
     return out;
   }
 
@@ -208,9 +247,6 @@ private:
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vectorType, b.getI32IntegerAttr(0)));
     SmallVector<Value> initial(blockRows * kColumnVectors, zeros);
-    Type i8 = b.getI8Type();
-    auto wordType = VectorType::get({kBytesPerWord}, i8);
-    Value zeroByte = arith::ConstantIntOp::create(b, loc, i8, 0);
     auto loop = scf::ForOp::create(
         b, loc, index(0), index(quads), index(1), initial,
         [&](OpBuilder &nested, Location, Value quad, ValueRange acc) {
@@ -220,43 +256,38 @@ private:
           SmallVector<Value> weights;
           for (int64_t c = 0; c < kColumnVectors; ++c)
             weights.push_back(vector::BitCastOp::create(
-                b, loc, byteVectorType,
+                b, loc, operandType,
                 vector::TransferReadOp::create(
                     b, loc, vectorType, words,
                     ValueRange{firstVector[c], quad, index(0)},
                     arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
                     ArrayRef<bool>{true})));
-          Value column =
-              arith::MulIOp::create(b, loc, quad, index(kBytesPerWord));
           SmallVector<Value> next;
           for (int64_t r = 0; r < blockRows; ++r) {
             Value row = arith::AddIOp::create(b, loc, row0, index(r));
-            // Past K: zeros, which the zero weights there ignore anyway.
-            Value bytes = vector::TransferReadOp::create(
-                b, loc, wordType, a, ValueRange{row, column}, zeroByte,
-                ArrayRef<bool>{k % kBytesPerWord == 0});
-            if (signedA)
-              bytes = arith::XOrIOp::create(
-                  b, loc, bytes,
-                  arith::ConstantOp::create(
-                      b, loc,
-                      DenseElementsAttr::get(wordType,
-                                             b.getIntegerAttr(i8, 0x80))));
-            Value word = vector::BitCastOp::create(
-                b, loc, VectorType::get({1}, b.getI32Type()), bytes);
+            Value word = tensor::ExtractOp::create(b, loc, rowWords,
+                                                   ValueRange{row, quad});
             Value broadcast = vector::BitCastOp::create(
-                b, loc, byteVectorType,
-                vector::BroadcastOp::create(
-                    b, loc, vectorType,
-                    vector::ExtractOp::create(b, loc, word,
-                                              ArrayRef<int64_t>{0})));
-            for (int64_t c = 0; c < kColumnVectors; ++c)
-              next.push_back(
-                  LLVM::CallOp::create(b, loc, TypeRange{vectorType},
-                                       dotProduct.getSymName(),
-                                       ValueRange{acc[r * kColumnVectors + c],
-                                                  broadcast, weights[c]})
-                      .getResult());
+                b, loc, operandType,
+                vector::BroadcastOp::create(b, loc, vectorType, word));
+            for (int64_t c = 0; c < kColumnVectors; ++c) {
+              Value sum = acc[r * kColumnVectors + c];
+              if (dot.isVNNI) {
+                sum =
+                    LLVM::CallOp::create(b, loc, TypeRange{vectorType},
+                                         dotProduct.getSymName(),
+                                         ValueRange{sum, broadcast, weights[c]})
+                        .getResult();
+              } else {
+                Value products =
+                    LLVM::CallOp::create(b, loc, TypeRange{vectorType},
+                                         dotProduct.getSymName(),
+                                         ValueRange{broadcast, weights[c]})
+                        .getResult();
+                sum = arith::AddIOp::create(b, loc, sum, products);
+              }
+              next.push_back(sum);
+            }
           }
           scf::YieldOp::create(b, loc, next);
         });
@@ -267,7 +298,7 @@ private:
         vector::BroadcastOp::create(b, loc, vectorType, zeroPoint);
     for (int64_t c = 0; c < kColumnVectors; ++c) {
       Value first =
-          arith::MulIOp::create(b, loc, firstVector[c], index(kLanes));
+          arith::MulIOp::create(b, loc, firstVector[c], index(dot.lanes));
       Value sums = vector::TransferReadOp::create(
           b, loc, vectorType, columnSums, ValueRange{first},
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
@@ -278,42 +309,104 @@ private:
             b, loc, loop.getResult(r * kColumnVectors + c), correction);
         tile = vector::TransferWriteOp::create(
                    b, loc, result, tile, ValueRange{index(r), first},
-                   ArrayRef<bool>{n % kLanes == 0 &&
-                                  n % (kLanes * kColumnVectors) == 0})
+                   ArrayRef<bool>{n % (dot.lanes * kColumnVectors) == 0})
                    .getResult();
       }
     }
     return tile;
   }
 
+  /// a's rows as the instruction's words, rows x quads i32, made once
+  /// before the blocks read each word many times: for vpdpbusd four u8 bytes
+  /// (signed ones offset by 128), for pmaddwd two i16; zeros past K.
+  Value packRows() {
+    auto type = RankedTensorType::get({rows, quads}, b.getI32Type());
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    MLIRContext *context = b.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{}, ValueRange{empty},
+        ArrayRef<AffineMap>{identity},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::parallel},
+        [&](OpBuilder &nested, Location l, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          Value row = linalg::IndexOp::create(b, l, 0);
+          Value quad = linalg::IndexOp::create(b, l, 1);
+          Type i32 = b.getI32Type();
+          int64_t bits = dot.getElementBits();
+          Value word = arith::ConstantIntOp::create(b, l, i32, 0);
+          for (int64_t t = 0; t < dot.rowsPerWord; ++t) {
+            Value column = arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, quad, index(dot.rowsPerWord)),
+                index(t));
+            Value inside = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::ult, column, index(k));
+            Value clamped = arith::MinUIOp::create(b, l, column, index(k - 1));
+            Value byte =
+                tensor::ExtractOp::create(b, l, a, ValueRange{row, clamped});
+            Value element;
+            if (dot.isVNNI) {
+              if (signedA)
+                byte = arith::XOrIOp::create(
+                    b, l, byte,
+                    arith::ConstantIntOp::create(b, l, b.getI8Type(), 0x80));
+              element = arith::ExtUIOp::create(b, l, i32, byte);
+            } else {
+              Value wide = signedA ? Value(arith::ExtSIOp::create(
+                                         b, l, b.getI16Type(), byte))
+                                   : Value(arith::ExtUIOp::create(
+                                         b, l, b.getI16Type(), byte));
+              element = arith::ExtUIOp::create(b, l, i32, wide);
+            }
+            element = arith::SelectOp::create(
+                b, l, inside, element,
+                arith::ConstantIntOp::create(b, l, i32, 0));
+            if (t)
+              element = arith::ShLIOp::create(
+                  b, l, element,
+                  arith::ConstantIntOp::create(b, l, i32, bits * t));
+            word = arith::OrIOp::create(b, l, word, element);
+          }
+          linalg::YieldOp::create(b, l, word);
+        });
+    return generic.getResult(0);
+  }
+
   OpBuilder &b;
   Location loc;
+  const DotProduct &dot;
   LLVM::LLVMFuncOp dotProduct;
   Value a;
   bool signedA;
   int64_t rows, k, n, quads, columnPairs;
-  VectorType vectorType, byteVectorType;
-  Value words, columnSums, zeroPoint;
+  VectorType vectorType, operandType;
+  Value words, columnSums, zeroPoint, rowWords;
 };
 
-/// The declaration of the intrinsic `vpdpbusd` (512-bit): a call to it is a
-/// call op, whose effects bufferization's deallocation knows (none here),
-/// where llvm.call_intrinsic declares none.
-static LLVM::LLVMFuncOp getDotProduct(ModuleOp module) {
-  constexpr llvm::StringLiteral name = "llvm.x86.avx512.vpdpbusd.512";
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+/// The declaration of `dot`'s intrinsic (its call is a call op, whose
+/// effects bufferization's deallocation knows, where llvm.call_intrinsic
+/// declares none): vpdpbusd (<16 x i32>, <64 x i8>, <64 x i8>) -> <16 x
+/// i32>, pmaddwd (<2n x i16>, <2n x i16>) -> <n x i32>.
+static LLVM::LLVMFuncOp getDotProduct(ModuleOp module, const DotProduct &dot) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(dot.intrinsic))
     return existing;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  // <16 x i32> accumulators, <64 x i8> operands (LLVM 22's signature).
-  auto sums = VectorType::get({kLanes}, b.getI32Type());
-  auto bytes = VectorType::get({kLanes * kBytesPerWord}, b.getI8Type());
-  return LLVM::LLVMFuncOp::create(
-      b, module.getLoc(), name,
-      LLVM::LLVMFunctionType::get(sums, {sums, bytes, bytes}));
+  auto sums = VectorType::get({dot.lanes}, b.getI32Type());
+  Type operand = getOperandType(b.getContext(), dot);
+  SmallVector<Type> arguments = {operand, operand};
+  if (dot.isVNNI)
+    arguments.insert(arguments.begin(), sums);
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), dot.intrinsic,
+                                  LLVM::LLVMFunctionType::get(sums, arguments));
 }
 
 /// Rewrites `op` when it qualifies; the generic lowering takes it otherwise.
-static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op) {
+static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
+                        const DotProduct &dot) {
   Attribute bAttr, bZeroAttr;
   if (!matchPattern(op.getB(), m_Constant(&bAttr)) ||
       !matchPattern(op.getBZeroPoint(), m_Constant(&bZeroAttr)))
@@ -330,7 +423,7 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op) {
   if (bZero->getNumElements() != 1 && bZero->getShape().back() != bShape[1])
     return;
   std::optional<PackedWeights> packed =
-      packWeights(*bTensor, *bZero, op.getContext());
+      packWeights(*bTensor, *bZero, dot, op.getContext());
   if (!packed)
     return;
 
@@ -351,10 +444,11 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op) {
         a, groups);
   }
   Value aZero = toStorage(rewriter, loc, op.getAZeroPoint());
-  Value result = MatmulEmitter(rewriter, loc,
-                               getDotProduct(op->getParentOfType<ModuleOp>()),
-                               a, aZero, signedA, *packed, rows, k, n)
-                     .emit();
+  Value result =
+      MatmulEmitter(rewriter, loc, dot,
+                    getDotProduct(op->getParentOfType<ModuleOp>(), dot), a,
+                    aZero, signedA, *packed, rows, k, n)
+          .emit();
   auto resultType = cast<RankedTensorType>(op.getType());
   if (resultType.getRank() != 2) {
     SmallVector<ReassociationIndices> groups(2);
@@ -384,13 +478,14 @@ struct GraphLowerIntegerMatmulPass
   }
 
   void runOnOperation() override {
-    if (!target.hasVNNI)
+    std::optional<DotProduct> dot = chooseDotProduct(target);
+    if (!dot)
       return;
     SmallVector<MatMulIntegerOp> ops;
     getOperation()->walk([&](MatMulIntegerOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (MatMulIntegerOp op : ops)
-      lowerMatmul(rewriter, op);
+      lowerMatmul(rewriter, op, *dot);
   }
 
   CPUTarget target;

@@ -1,5 +1,6 @@
 // RUN: graph-opt %s --split-input-file --graph-lower-integer-matmul=target-cpu=cascadelake | FileCheck %s
 // RUN: graph-opt %s --split-input-file --graph-lower-integer-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
+// RUN: graph-opt %s --split-input-file --graph-lower-integer-matmul=target-cpu=x86-64-v2 | FileCheck %s --check-prefix=SSE
 
 // On AVX-512 VNNI, a product by constant int8 weights becomes an scf.forall
 // over blocks of 8 rows of a (and one over the last rows, one at a time)
@@ -9,20 +10,32 @@
 // column, here (1, 4, 7, 10) = 0x0A070401 and (13, 0, 0, 0), two vectors of
 // columns (an even count, the kernel takes two at a time), and the column
 // sums of b - b_zero_point are subtracted, times a's zero point, at the end.
-// AVX2 has no int8 dot product: the op is left to the generic lowering.
+// a's rows are packed into words once, before the blocks.
+// AVX2 has no int8 dot product: pmaddwd adds two i16 x i16 products per
+// lane, 8 lanes, two rows a word ((1, 4) = 0x00040001), blocks of 4 rows;
+// the products are added.
+// Below AVX2 the op is left to the generic lowering.
 // CHECK-LABEL: func.func @packs
 // CHECK:     %[[A:.*]] = builtin.unrealized_conversion_cast %arg0 : tensor<10x5xui8> to tensor<10x5xi8>
 // CHECK:     arith.constant dense<{{\[\[\[}}168231937, 185074946, 201917955, 0, {{.*}}], [13, 14, 15, 0, {{.*}} : tensor<2x2x16xi32>
 // CHECK:     arith.constant dense<[35, 40, 45, 0, {{.*}}]> : tensor<32xi32>
 // CHECK:     arith.extui %{{.*}} : i8 to i32
+// CHECK:     %[[WORDS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<10x2xi32>)
+// CHECK:       tensor.extract %[[A]]
 // CHECK:     scf.forall (%{{.*}}) in (1)
-// CHECK:       vector.transfer_read %[[A]]{{.*}} : tensor<10x5xi8>, vector<4xi8>
+// CHECK:       tensor.extract %[[WORDS]]
 // CHECK-COUNT-2: llvm.call @llvm.x86.avx512.vpdpbusd.512({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // CHECK:     scf.forall (%{{.*}}) in (2)
 // CHECK:   llvm.func @llvm.x86.avx512.vpdpbusd.512(vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // AVX2-LABEL: func.func @packs
-// AVX2:       graph.matmul_integer
-// AVX2-NOT:   llvm.call
+// AVX2:       arith.constant dense<{{\[\[\[}}262145, 327682, 393219, 0, {{.*}} : tensor<2x3x8xi32>
+// AVX2:       scf.forall (%{{.*}}) in (2)
+// AVX2:       %[[P:.*]] = llvm.call @llvm.x86.avx2.pmadd.wd({{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// AVX2-NEXT:  arith.addi %{{.*}}, %[[P]] : vector<8xi32>
+// AVX2:       llvm.func @llvm.x86.avx2.pmadd.wd(vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// SSE-LABEL: func.func @packs
+// SSE:       graph.matmul_integer
+// SSE-NOT:   llvm.call
 func.func @packs(%a: tensor<10x5xui8>, %az: tensor<ui8>) -> tensor<10x3xi32> {
   %b = graph.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14, 15]]> : tensor<5x3xi8>
   %bz = graph.constant dense<0> : tensor<i8>
@@ -37,7 +50,7 @@ func.func @packs(%a: tensor<10x5xui8>, %az: tensor<ui8>) -> tensor<10x3xi32> {
 // CHECK-LABEL: func.func @signed
 // CHECK:     %[[Z:.*]] = arith.extsi %{{.*}} : i8 to i32
 // CHECK:     arith.addi %[[Z]], %{{.*}} : i32
-// CHECK:     arith.xori %{{.*}}, %{{.*}} : vector<4xi8>
+// CHECK:     arith.xori %{{.*}}, %{{.*}} : i8
 // CHECK:     llvm.call @llvm.x86.avx512.vpdpbusd.512
 func.func @signed(%a: tensor<8x4xi8>, %az: tensor<i8>) -> tensor<8x16xi32> {
   %b = graph.constant dense<-7> : tensor<4x16xi8>

@@ -92,20 +92,24 @@ def GraphLowerAttention : Pass<"graph-lower-attention"> {
 def GraphLowerIntegerMatmul
     : Pass<"graph-lower-integer-matmul", "::mlir::ModuleOp"> {
   let summary = "Lower graph.matmul_integer by constant int8 weights to a "
-                "VNNI micro-kernel on weights packed at compile time";
+                "micro-kernel on the target's integer dot product, the "
+                "weights packed at compile time";
   let description = [{
-    Runs before `convert-graph-to-linalg`, on targets with AVX-512 VNNI.
-    Each `graph.matmul_integer` whose `b` is a constant matrix (no batch)
-    of i8 weights that stay in i8 once centered on their zero point, and
-    whose `a` has one zero point, becomes an `scf.forall` over blocks of
-    rows of `a` (its batch flattened): the weights are packed at compile
-    time into 16 columns x 4 rows words, each block keeps 16-lane i32
-    accumulators in registers and adds four u8 x s8 products per lane and
-    instruction (`vpdpbusd`, called through its declaration, which the pass
-    adds to the module); signed activations are offset by 128 into
-    u8. The zero points come in as `- a_zero_point * column sums`, with the
-    column sums computed at compile time. The sums are exact, as the op's.
-    Other targets and other matmul_integer ops keep the generic lowering.
+    Runs before `convert-graph-to-linalg`. Each `graph.matmul_integer` whose
+    `b` is a constant matrix (no batch) and whose `a` has one zero point
+    becomes an `scf.forall` over blocks of rows of `a` (its batch
+    flattened). The weights, centered on their zero point, are packed at
+    compile time into words of the instruction's rows of one column, a
+    vector of columns at a time, with their column sums; `a`'s rows are
+    packed into words once per run; each block keeps i32 accumulators in
+    registers across K, and the zero points come in as `- a_zero_point *
+    column sums`. The instruction: AVX-512 VNNI's `vpdpbusd` (four u8 x s8
+    products per i32 lane: signed activations are offset by 128, and the
+    centered weights must fit in i8), else `pmaddwd` on AVX-512 or AVX2 (two
+    i16 x i16 products per lane, added). Both are called through their
+    intrinsic's declaration, which the pass adds to the module. The sums are
+    exact, as the op's. Other targets and other matmul_integer ops keep the
+    generic lowering.
   }];
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
