@@ -219,6 +219,19 @@ Value createConstantOf(Importer &importer, const onnx::NodeProto &node,
 Value createCast(Importer &importer, const onnx::NodeProto &node, Value x,
                  Type elementType);
 
+/// The shapes of NumPy's matmul of `a` by `b` (prepareMatMul, ImportNN.cpp):
+/// the product's [batch..., M, N], and the result's, without the M of a 1-D
+/// `a` or the N of a 1-D `b`.
+struct MatMulShapes {
+  SmallVector<int64_t> shape, finalShape;
+};
+
+/// Makes a 1-D `a` a row and a 1-D `b` a column (reshaping them) and
+/// computes the shapes; fails (reported) when they do not multiply.
+FailureOr<MatMulShapes> prepareMatMul(Importer &importer,
+                                      const onnx::NodeProto &node, Value &a,
+                                      Value &b);
+
 /// The ONNX name of a value's element type ("float", "uint8"), for messages.
 std::string typeName(Value value);
 

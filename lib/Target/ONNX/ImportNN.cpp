@@ -240,30 +240,21 @@ mlir::graph::onnx_import::importPoolND(Importer &importer,
 // MatMul beyond 2-D
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
-                                            const onnx::NodeProto &node) {
-  FailureOr<Value> a = importer.getInput(node, 0);
-  FailureOr<Value> b = importer.getInput(node, 1);
-  if (failed(a) || failed(b) || failed(checkFloatType(importer, node, *a, 0)))
-    return failure();
-  Type element = Importer::getType(*a).getElementType();
-  if (Importer::getType(*b).getElementType() != element)
-    return importer.nodeError(node, "operands of different types");
-  SmallVector<int64_t> aShape(Importer::getType(*a).getShape());
-  SmallVector<int64_t> bShape(Importer::getType(*b).getShape());
+FailureOr<MatMulShapes> mlir::graph::onnx_import::prepareMatMul(
+    Importer &importer, const onnx::NodeProto &node, Value &a, Value &b) {
+  SmallVector<int64_t> aShape(Importer::getType(a).getShape());
+  SmallVector<int64_t> bShape(Importer::getType(b).getShape());
   if (aShape.empty() || bShape.empty())
     return importer.nodeError(node, "MatMul of a scalar is not defined");
   // NumPy: a 1-D a is a row, a 1-D b a column, dropped from the result.
   bool rowVector = aShape.size() == 1, columnVector = bShape.size() == 1;
-  Value lhs = *a, rhs = *b;
   if (rowVector) {
     aShape.insert(aShape.begin(), 1);
-    lhs = createReshape(importer, node, lhs, aShape);
+    a = createReshape(importer, node, a, aShape);
   }
   if (columnVector) {
     bShape.push_back(1);
-    rhs = createReshape(importer, node, rhs, bShape);
+    b = createReshape(importer, node, b, bShape);
   }
   if (aShape.back() != bShape[bShape.size() - 2])
     return importer.nodeError(node, "shapes " + formatShape(aShape) + " and " +
@@ -276,19 +267,37 @@ mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
     return importer.nodeError(
         node, "batch dimensions of " + formatShape(aShape) + " and " +
                   formatShape(bShape) + " do not broadcast");
-  SmallVector<int64_t> shape = *batch;
-  shape.push_back(aShape[aShape.size() - 2]);
-  shape.push_back(bShape.back());
-  Value result =
-      BatchMatMulOp::create(importer.getBuilder(), importer.getLoc(node),
-                            importer.getTensorType(shape, element), lhs, rhs);
-  SmallVector<int64_t> finalShape = *batch;
+  MatMulShapes shapes;
+  shapes.shape = *batch;
+  shapes.shape.push_back(aShape[aShape.size() - 2]);
+  shapes.shape.push_back(bShape.back());
+  shapes.finalShape = *batch;
   if (!rowVector)
-    finalShape.push_back(aShape[aShape.size() - 2]);
+    shapes.finalShape.push_back(aShape[aShape.size() - 2]);
   if (!columnVector)
-    finalShape.push_back(bShape.back());
-  return importer.setOutput(node, 0,
-                            createReshape(importer, node, result, finalShape));
+    shapes.finalShape.push_back(bShape.back());
+  return shapes;
+}
+
+LogicalResult
+mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
+                                            const onnx::NodeProto &node) {
+  FailureOr<Value> a = importer.getInput(node, 0);
+  FailureOr<Value> b = importer.getInput(node, 1);
+  if (failed(a) || failed(b) || failed(checkFloatType(importer, node, *a, 0)))
+    return failure();
+  Type element = Importer::getType(*a).getElementType();
+  if (Importer::getType(*b).getElementType() != element)
+    return importer.nodeError(node, "operands of different types");
+  Value lhs = *a, rhs = *b;
+  FailureOr<MatMulShapes> shapes = prepareMatMul(importer, node, lhs, rhs);
+  if (failed(shapes))
+    return failure();
+  Value result = BatchMatMulOp::create(
+      importer.getBuilder(), importer.getLoc(node),
+      importer.getTensorType(shapes->shape, element), lhs, rhs);
+  return importer.setOutput(
+      node, 0, createReshape(importer, node, result, shapes->finalShape));
 }
 
 //===----------------------------------------------------------------------===//

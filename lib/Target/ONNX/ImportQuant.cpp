@@ -315,8 +315,14 @@ static FailureOr<Value> createConvInteger(Importer &importer,
       b.getDenseI64ArrayAttr(window->dilations), b.getI64IntegerAttr(*groups)));
 }
 
-static LogicalResult importConvInteger(Importer &importer,
-                                       const onnx::NodeProto &node) {
+/// The inputs of ConvInteger and MatMulInteger: two 8-bit tensors and their
+/// zero points (zeros of their types when absent).
+struct IntegerOperands {
+  Value x, w, xZero, wZero;
+};
+
+static FailureOr<IntegerOperands>
+readIntegerOperands(Importer &importer, const onnx::NodeProto &node) {
   FailureOr<Value> x = importer.getInput(node, 0);
   FailureOr<Value> w = importer.getInput(node, 1);
   if (failed(x) || failed(w) || failed(checkEightBit(importer, node, *x, 0)) ||
@@ -328,8 +334,16 @@ static LogicalResult importConvInteger(Importer &importer,
       getZeroPoint(importer, node, 3, Importer::getType(*w).getElementType());
   if (failed(xZero) || failed(wZero))
     return failure();
+  return IntegerOperands{*x, *w, *xZero, *wZero};
+}
+
+static LogicalResult importConvInteger(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  FailureOr<IntegerOperands> in = readIntegerOperands(importer, node);
+  if (failed(in))
+    return failure();
   FailureOr<Value> result =
-      createConvInteger(importer, node, *x, *w, *xZero, *wZero);
+      createConvInteger(importer, node, in->x, in->w, in->xZero, in->wZero);
   if (failed(result))
     return failure();
   return importer.setOutput(node, 0, *result);
@@ -347,19 +361,15 @@ static Value requantize(Importer &importer, const onnx::NodeProto &node,
   return createQuantize(importer, node, real, scale, zeroPoint);
 }
 
-/// Checks that the scales of a QLinear node (inputs `indices`) are f32.
-static LogicalResult checkScales(Importer &importer,
-                                 const onnx::NodeProto &node,
-                                 ArrayRef<Value> scales,
-                                 ArrayRef<int> indices) {
-  for (auto [scale, index] : llvm::zip(scales, indices))
-    if (failed(checkFloat32(importer, node, scale, index)))
-      return failure();
-  return success();
-}
+/// The eight inputs of QLinearConv and QLinearMatMul: x, its scale and zero
+/// point, w, its scale and zero point, the output's scale and zero point;
+/// 8-bit integers and f32 scales.
+struct QLinearOperands {
+  Value x, xScale, xZero, w, wScale, wZero, yScale, yZero;
+};
 
-static LogicalResult importQLinearConv(Importer &importer,
-                                       const onnx::NodeProto &node) {
+static FailureOr<QLinearOperands>
+readQLinearOperands(Importer &importer, const onnx::NodeProto &node) {
   SmallVector<Value, 8> in;
   for (int i = 0; i < 8; ++i) {
     FailureOr<Value> value = importer.getInput(node, i);
@@ -367,13 +377,22 @@ static LogicalResult importQLinearConv(Importer &importer,
       return failure();
     in.push_back(*value);
   }
-  Value x = in[0], xScale = in[1], xZero = in[2], w = in[3], wScale = in[4],
-        wZero = in[5], yScale = in[6], yZero = in[7];
-  if (failed(checkEightBit(importer, node, x, 0)) ||
-      failed(checkEightBit(importer, node, w, 3)) ||
-      failed(checkEightBit(importer, node, yZero, 7)) ||
-      failed(checkScales(importer, node, {xScale, wScale, yScale}, {1, 4, 6})))
+  for (int i : {0, 3, 7})
+    if (failed(checkEightBit(importer, node, in[i], i)))
+      return failure();
+  for (int i : {1, 4, 6})
+    if (failed(checkFloat32(importer, node, in[i], i)))
+      return failure();
+  return QLinearOperands{in[0], in[1], in[2], in[3],
+                         in[4], in[5], in[6], in[7]};
+}
+
+static LogicalResult importQLinearConv(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  FailureOr<QLinearOperands> in = readQLinearOperands(importer, node);
+  if (failed(in))
     return failure();
+  auto [x, xScale, xZero, w, wScale, wZero, yScale, yZero] = *in;
   FailureOr<Value> acc = createConvInteger(importer, node, x, w, xZero, wZero);
   if (failed(acc))
     return failure();
@@ -420,37 +439,17 @@ createMatMulInteger(Importer &importer, const onnx::NodeProto &node, Value a,
                     Value b, Value aZero, Value bZero,
                     SmallVectorImpl<int64_t> &finalShape, Value aScale = {},
                     Value bScale = {}, Value *inScale = nullptr) {
-  SmallVector<int64_t> aShape(Importer::getType(a).getShape());
-  SmallVector<int64_t> bShape(Importer::getType(b).getShape());
-  if (aShape.empty() || bShape.empty())
-    return importer.nodeError(node, "MatMul of a scalar is not defined");
   if (Importer::getType(aZero).getElementType() !=
           Importer::getType(a).getElementType() ||
       Importer::getType(bZero).getElementType() !=
           Importer::getType(b).getElementType())
     return importer.nodeError(node, "a zero point's type differs from its "
                                     "input's");
-  bool rowVector = aShape.size() == 1, columnVector = bShape.size() == 1;
-  if (rowVector) {
-    aShape.insert(aShape.begin(), 1);
-    a = createReshape(importer, node, a, aShape);
-  }
-  if (columnVector) {
-    bShape.push_back(1);
-    b = createReshape(importer, node, b, bShape);
-  }
-  if (aShape.back() != bShape[bShape.size() - 2])
-    return importer.nodeError(node, "shapes " + formatShape(aShape) + " and " +
-                                        formatShape(bShape) +
-                                        " do not multiply");
-  std::optional<SmallVector<int64_t>> batch =
-      broadcastShapes(ArrayRef<int64_t>(aShape).drop_back(2),
-                      ArrayRef<int64_t>(bShape).drop_back(2));
-  if (!batch)
-    return importer.nodeError(
-        node, "batch dimensions of " + formatShape(aShape) + " and " +
-                  formatShape(bShape) + " do not broadcast");
-  int64_t rows = aShape[aShape.size() - 2], columns = bShape.back();
+  FailureOr<MatMulShapes> shapes = prepareMatMul(importer, node, a, b);
+  if (failed(shapes))
+    return failure();
+  ArrayRef<int64_t> shape = shapes->shape;
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
   auto perRow = [&](Value v, StringRef name) {
     return alignParameter(importer, node, v, name, rows, "(one per row of a)",
                           {rows, 1});
@@ -470,37 +469,22 @@ createMatMulInteger(Importer &importer, const onnx::NodeProto &node, Value a,
       return failure();
     *inScale = createBinary<MulOp>(importer, node, *as, *bs);
   }
-  SmallVector<int64_t> shape = *batch;
-  shape.push_back(aShape[aShape.size() - 2]);
-  shape.push_back(bShape.back());
   OpBuilder &builder = importer.getBuilder();
   Value result = MatMulIntegerOp::create(
       builder, importer.getLoc(node),
       importer.getTensorType(shape, builder.getI32Type()), a, b, *az, *bz);
-  finalShape = *batch;
-  if (!rowVector)
-    finalShape.push_back(aShape[aShape.size() - 2]);
-  if (!columnVector)
-    finalShape.push_back(bShape.back());
+  finalShape.assign(shapes->finalShape.begin(), shapes->finalShape.end());
   return result;
 }
 
 static LogicalResult importMatMulInteger(Importer &importer,
                                          const onnx::NodeProto &node) {
-  FailureOr<Value> a = importer.getInput(node, 0);
-  FailureOr<Value> b = importer.getInput(node, 1);
-  if (failed(a) || failed(b) || failed(checkEightBit(importer, node, *a, 0)) ||
-      failed(checkEightBit(importer, node, *b, 1)))
-    return failure();
-  FailureOr<Value> aZero =
-      getZeroPoint(importer, node, 2, Importer::getType(*a).getElementType());
-  FailureOr<Value> bZero =
-      getZeroPoint(importer, node, 3, Importer::getType(*b).getElementType());
-  if (failed(aZero) || failed(bZero))
+  FailureOr<IntegerOperands> in = readIntegerOperands(importer, node);
+  if (failed(in))
     return failure();
   SmallVector<int64_t> finalShape;
-  FailureOr<Value> result =
-      createMatMulInteger(importer, node, *a, *b, *aZero, *bZero, finalShape);
+  FailureOr<Value> result = createMatMulInteger(
+      importer, node, in->x, in->w, in->xZero, in->wZero, finalShape);
   if (failed(result))
     return failure();
   return importer.setOutput(node, 0,
@@ -509,20 +493,10 @@ static LogicalResult importMatMulInteger(Importer &importer,
 
 static LogicalResult importQLinearMatMul(Importer &importer,
                                          const onnx::NodeProto &node) {
-  SmallVector<Value, 8> in;
-  for (int i = 0; i < 8; ++i) {
-    FailureOr<Value> value = importer.getInput(node, i);
-    if (failed(value))
-      return failure();
-    in.push_back(*value);
-  }
-  Value a = in[0], aScale = in[1], aZero = in[2], b = in[3], bScale = in[4],
-        bZero = in[5], yScale = in[6], yZero = in[7];
-  if (failed(checkEightBit(importer, node, a, 0)) ||
-      failed(checkEightBit(importer, node, b, 3)) ||
-      failed(checkEightBit(importer, node, yZero, 7)) ||
-      failed(checkScales(importer, node, {aScale, bScale, yScale}, {1, 4, 6})))
+  FailureOr<QLinearOperands> in = readQLinearOperands(importer, node);
+  if (failed(in))
     return failure();
+  auto [a, aScale, aZero, b, bScale, bZero, yScale, yZero] = *in;
   Value inScale;
   SmallVector<int64_t> finalShape;
   FailureOr<Value> acc = createMatMulInteger(
