@@ -580,7 +580,11 @@ static Value centerOnZeroPoint(OpBuilder &b, Location loc, Value x,
             return arith::ExtUIOp::create(b, l, i32, v);
           return arith::ExtSIOp::create(b, l, i32, v);
         };
-        return arith::SubIOp::create(b, l, widen(args[0]), widen(args[1]));
+        // One statement each: the order of the ops does not depend on the
+        // compiler's order of evaluating arguments.
+        Value value = widen(args[0]);
+        Value zeroPoint = widen(args[1]);
+        return arith::SubIOp::create(b, l, value, zeroPoint);
       });
 }
 

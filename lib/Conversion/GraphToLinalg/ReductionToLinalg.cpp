@@ -497,8 +497,8 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
         return Value(
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p, q));
       Value same = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, p, q);
-      Value bothNaN =
-          arith::AndIOp::create(b, l, isNaN(b, l, p), isNaN(b, l, q));
+      Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
+      Value bothNaN = arith::AndIOp::create(b, l, pNaN, qNaN);
       return Value(arith::OrIOp::create(b, l, same, bothNaN));
     };
 
@@ -535,10 +535,10 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
                   // later.
                   Value later = arith::CmpIOp::create(
                       b, l, arith::CmpIPredicate::ugt, i, previousIndex);
+                  Value below = ranksBefore(b, l, previous, v);
+                  Value same = equal(b, l, v, previous);
                   Value after = arith::OrIOp::create(
-                      b, l, ranksBefore(b, l, previous, v),
-                      arith::AndIOp::create(b, l, equal(b, l, v, previous),
-                                            later));
+                      b, l, below, arith::AndIOp::create(b, l, same, later));
                   Value eligible = arith::OrIOp::create(b, l, first, after);
                   Value notFound = arith::XOrIOp::create(
                       b, l, best[0],

@@ -53,8 +53,8 @@ func.func @dequantize(%x: tensor<2x3xi8>, %s: tensor<f32>, %z: tensor<i8>) -> te
 // i32 multiply-adds from zero.
 // CHECK-LABEL: func.func @conv_integer
 // CHECK: ^bb0(%[[X:.*]]: i8, %[[XZ:.*]]: i8, %{{.*}}: i32):
-// CHECK-NEXT: %[[XZ32:.*]] = arith.extui %[[XZ]] : i8 to i32
 // CHECK-NEXT: %[[X32:.*]] = arith.extui %[[X]] : i8 to i32
+// CHECK-NEXT: %[[XZ32:.*]] = arith.extui %[[XZ]] : i8 to i32
 // CHECK-NEXT: arith.subi %[[X32]], %[[XZ32]] : i32
 // CHECK: arith.extsi %{{.*}} : i8 to i32
 // CHECK: linalg.fill ins(%{{.*}} : i32)
