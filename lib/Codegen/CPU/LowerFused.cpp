@@ -508,6 +508,115 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
   }
 }
 
+/// Whether `pad` pads a value of the group for the group's users
+/// (graph-fuse's pad-in-producer: a kernel's result padded for the
+/// convolution of the next kernel).
+static bool isPaddedGroupResult(tensor::PadOp pad,
+                                const llvm::SetVector<Operation *> &group) {
+  Operation *source = pad.getSource().getDefiningOp();
+  return source && group.contains(source) &&
+         llvm::none_of(pad->getUsers(),
+                       [&](Operation *user) { return group.contains(user); });
+}
+
+/// Replaces each padded result of the group (isPaddedGroupResult) by a
+/// buffer made before the group, whose border alone is filled and whose
+/// interior the group's tile loops write in place (empty tensor
+/// elimination). A result viewed without panels (N x H x W x F/f0 x f0 as
+/// N x H x W x F) is padded on its panels and viewed afterwards: a view
+/// between the tile loops and the buffer would keep bufferization from
+/// writing in place. The view without padding stays, unused, for the
+/// choice of tiles (choosePanelTileSizes), and goes with the dead ops.
+static void padGroupResultsInPlace(RewriterBase &rewriter,
+                                   llvm::SetVector<Operation *> &group) {
+  SmallVector<tensor::PadOp> pads;
+  for (Operation *op : group)
+    if (auto pad = dyn_cast<tensor::PadOp>(op);
+        pad && isPaddedGroupResult(pad, group) &&
+        pad.getResultType().hasStaticShape() &&
+        pad.getSourceType().hasStaticShape() &&
+        llvm::all_of(pad.getMixedLowPad(), [](OpFoldResult v) {
+          return getConstantIntValue(v).has_value();
+        }))
+      pads.push_back(pad);
+  for (tensor::PadOp pad : pads) {
+    Attribute padAttr;
+    Value constantPad = pad.getConstantPaddingValue();
+    if (!constantPad || !matchPattern(constantPad, m_Constant(&padAttr)))
+      continue;
+    Value source = pad.getSource();
+    SmallVector<int64_t> low =
+        llvm::map_to_vector(pad.getMixedLowPad(), [](OpFoldResult v) {
+          return *getConstantIntValue(v);
+        });
+    // Whether dimension i of the result is padded.
+    auto padded = [&](int64_t i) {
+      return pad.getResultType().getDimSize(i) !=
+             pad.getSourceType().getDimSize(i);
+    };
+    auto view = source.getDefiningOp<tensor::CollapseShapeOp>();
+    SmallVector<ReassociationIndices> reassociation;
+    if (view && group.contains(view)) {
+      reassociation = view.getReassociationIndices();
+      SmallVector<int64_t> viewedLow;
+      for (auto [i, indices] : llvm::enumerate(reassociation)) {
+        if (indices.size() > 1 && padded(i)) {
+          viewedLow.clear();
+          break;
+        }
+        viewedLow.append(indices.size(), low[i]);
+      }
+      if (viewedLow.empty()) {
+        view = {};
+      } else {
+        source = view.getSrc();
+        low = viewedLow;
+      }
+    } else {
+      view = {};
+    }
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<int64_t> shape(sourceType.getShape());
+    if (view) {
+      for (auto [i, indices] : llvm::enumerate(reassociation))
+        if (indices.size() == 1)
+          shape[indices.front()] = pad.getResultType().getDimSize(i);
+    } else {
+      shape = llvm::to_vector(pad.getResultType().getShape());
+    }
+
+    Location loc = pad.getLoc();
+    rewriter.setInsertionPoint(group.front());
+    Value empty = bufferization::AllocTensorOp::create(
+        rewriter, loc,
+        RankedTensorType::get(shape, sourceType.getElementType()),
+        ValueRange{});
+    Value padValue =
+        arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(padAttr));
+    SmallVector<Operation *> borderOps;
+    Value filled = fillBorder(rewriter, loc, empty, padValue, low,
+                              sourceType.getShape(), &borderOps);
+    rewriter.setInsertionPoint(pad);
+    SmallVector<OpFoldResult> strides(shape.size(), rewriter.getIndexAttr(1));
+    auto inserted = tensor::InsertSliceOp::create(
+        rewriter, loc, source, filled,
+        getAsIndexOpFoldResult(rewriter.getContext(), low),
+        tensor::getMixedSizes(rewriter, loc, source), strides);
+    Value result = inserted.getResult();
+    if (view) {
+      auto viewed = tensor::CollapseShapeOp::create(
+          rewriter, loc, pad.getResultType(), result, reassociation);
+      group.insert(viewed);
+      result = viewed.getResult();
+    }
+    for (Operation *op : borderOps)
+      group.insert(op);
+    group.insert(inserted);
+    group.remove(pad);
+    rewriter.replaceOp(pad, result);
+  }
+}
+
 /// The dimension of a view of panels (N/n0 x n0 collapsed into N) where
 /// the panels are: the only reassociation group of two.
 static std::optional<int64_t> getPanelDim(tensor::CollapseShapeOp view) {
@@ -792,7 +901,31 @@ struct GraphLowerFusedPass
       mergeElementwiseOps(rewriter, group);
       expandPanelEpilogues(rewriter, group);
       padGroupInputsInPlace(rewriter, group);
+      padGroupResultsInPlace(rewriter, group);
       for (Value root : getGroupResults(group)) {
+        // A padded result: tile what goes into its interior, with the tiles
+        // of its view without panels if it has one.
+        if (auto view = root.getDefiningOp<tensor::CollapseShapeOp>();
+            view && group.contains(view))
+          if (auto inserted =
+                  view.getSrc().getDefiningOp<tensor::InsertSliceOp>())
+            root = inserted;
+        if (auto inserted = root.getDefiningOp<tensor::InsertSliceOp>();
+            inserted && group.contains(inserted) &&
+            group.contains(inserted.getSource().getDefiningOp())) {
+          root = inserted.getSource();
+          for (Operation *user : root.getUsers())
+            if (auto view = dyn_cast<tensor::CollapseShapeOp>(user);
+                view && view.use_empty() && group.contains(view) &&
+                getPanelDim(view) &&
+                !isPackedContraction(root.getDefiningOp())) {
+              tileAndFuseGroup(rewriter, tileBytes, root, group, view);
+              root = Value();
+              break;
+            }
+          if (!root)
+            continue;
+        }
         // The view of a computation over packed panels: tile what it views.
         tensor::CollapseShapeOp panelView;
         if (auto view = root.getDefiningOp<tensor::CollapseShapeOp>();

@@ -406,6 +406,10 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // ops to linalg on tensors; each graph.fused becomes one tiled loop nest.
   // Nothing else is fused here: graph-fuse decides every fusion, so an op
   // outside a group stays a kernel of its own (-O0 is one kernel per op).
+  // A convolution's padded input written padded by the kernel producing it,
+  // while both are still graph.fused groups.
+  if (options.padInProducer)
+    pm.addPass(createGraphPadInProducer());
   pm.addPass(createGraphOutlineKernels());
   // Profiling code only when asked for: otherwise the code is unchanged.
   if (options.profile)

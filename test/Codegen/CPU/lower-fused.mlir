@@ -7,8 +7,10 @@
 // RUN: graph-opt %s --convert-graph-to-linalg \
 // RUN:   --graph-lower-fused="target-cpu=x86-64-v3" \
 // RUN: | FileCheck %s --check-prefix=L2-512K
-// Buffers as deallocation leaves them (plan-buffers=false: no arena views).
-// RUN: graph-opt %s --graph-lower-to-llvm="target-cpu=x86-64-v4 plan-buffers=false" \
+// Buffers as deallocation leaves them (plan-buffers=false: no arena views),
+// each group as written (pad-in-producer=false: @padded_in_place's kernels
+// keep their padding).
+// RUN: graph-opt %s --graph-lower-to-llvm="target-cpu=x86-64-v4 plan-buffers=false pad-in-producer=false" \
 // RUN:   --mlir-print-ir-after=convert-linalg-to-loops --mlir-print-ir-module-scope \
 // RUN:   --mlir-disable-threading -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BUFFERS
@@ -212,7 +214,9 @@ func.func @nhwc_rows(%x: tensor<1x7x7x32xf32>, %w: tensor<3x3x32x64xf32>) -> ten
 // one function (graph-lower-fused alone) the input's producer, the first
 // group, writes straight into the interior. In graph-lower-to-llvm each
 // group is a kernel function of its own, so the second kernel copies its
-// input into its padded buffer once, before its tile loops.
+// input into its padded buffer once, before its tile loops (unless
+// graph-pad-in-producer gives the first kernel a padded result, as in
+// @padded_result below).
 // TILED-LABEL: func.func @padded_in_place
 // TILED-NOT: linalg.fill {{.*}} -> tensor<1x14x12x8xf32>
 // TILED: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 1, 12, 8]
@@ -281,4 +285,57 @@ func.func @few_rows_split_channels(%x: tensor<1x7x7x512xf32>, %w: tensor<3x3x512
     graph.yield %2 : tensor<1x7x7x512xf32>
   }
   return %0 : tensor<1x7x7x512xf32>
+}
+
+// A group whose result is padded for the next kernel's convolution
+// (graph-fuse's pad-in-producer): the border of a buffer made before the
+// group is filled, the tile loops compute the interior, inserted there, and
+// no tensor.pad copies it. The kernel writes into its padded out-parameter:
+// no buffer of the unpadded result nor a second padded one.
+// TILED-LABEL: func.func @padded_result
+// TILED: %[[BUF:.*]] = bufferization.alloc_tensor() : tensor<1x14x12x8xf32>
+// TILED: %[[BORDER:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 11, 0] [1, 12, 1, 8]
+// TILED-NOT: tensor.pad
+// TILED: %[[TILES:.*]] = scf.for
+// TILED: %[[PADDED:.*]] = tensor.insert_slice %[[TILES]] into %[[BORDER]][0, 1, 1, 0] [1, 12, 10, 8] [1, 1, 1, 1]
+// TILED-NEXT: return %[[PADDED]]
+// BUFFERS-LABEL: func.func private @padded_result_kernel0_conv2d_relu_pad
+// BUFFERS-SAME: memref<1x14x12x8xf32>)
+// BUFFERS-NOT: memref.alloc(){{.*}}memref<1x12x10x8xf32>
+// BUFFERS-NOT: memref.alloc(){{.*}}memref<1x14x12x8xf32>
+// BUFFERS: return
+func.func @padded_result(%x: tensor<1x12x10x4xf32>, %w: tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
+  %0 = graph.fused "conv2d_relu_pad" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
+  ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %2 = graph.relu %1 : tensor<1x12x10x8xf32>
+    %3 = graph.pad %2 {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x8xf32>) -> tensor<1x14x12x8xf32>
+    graph.yield %3 : tensor<1x14x12x8xf32>
+  }
+  return %0 : tensor<1x14x12x8xf32>
+}
+
+// The same over the panels of packed weights: padded on the panels, then
+// viewed without them, so that the tile loops write the buffer in place.
+// TILED-LABEL: func.func @padded_panels
+// TILED: bufferization.alloc_tensor() : tensor<1x14x12x2x16xf32>
+// TILED: %[[BORDER:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 11, 0, 0] [1, 12, 1, 2, 16]
+// TILED-NOT: tensor.pad
+// TILED: %[[TILES:.*]] = scf.for {{.*}} -> (tensor<1x12x10x2x16xf32>)
+// TILED: %[[PADDED:.*]] = tensor.insert_slice %[[TILES]] into %[[BORDER]][0, 1, 1, 0, 0] [1, 12, 10, 2, 16]
+// TILED-NEXT: %[[VIEW:.*]] = tensor.collapse_shape %[[PADDED]] {{\[}}[0], [1], [2], [3, 4]]
+// TILED-NEXT: return %[[VIEW]]
+// BUFFERS-LABEL: func.func private @padded_panels_kernel0_conv2d_relu_pad
+// BUFFERS-NOT: memref.alloc(){{.*}}memref<1x12x10x2x16xf32>
+// BUFFERS-NOT: memref.alloc(){{.*}}memref<1x14x12x2x16xf32>
+// BUFFERS: return
+func.func @padded_panels(%x: tensor<1x12x10x4xf32>, %w: tensor<2x1x1x4x16xf32>) -> tensor<1x14x12x32xf32> {
+  %0 = graph.fused "conv2d_relu_pad" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<2x1x1x4x16xf32>) -> tensor<1x14x12x32xf32> {
+  ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<2x1x1x4x16xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", packed_weight} : (tensor<1x12x10x4xf32>, tensor<2x1x1x4x16xf32>) -> tensor<1x12x10x32xf32>
+    %2 = graph.relu %1 : tensor<1x12x10x32xf32>
+    %3 = graph.pad %2 {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x32xf32>) -> tensor<1x14x12x32xf32>
+    graph.yield %3 : tensor<1x14x12x32xf32>
+  }
+  return %0 : tensor<1x14x12x32xf32>
 }

@@ -75,6 +75,11 @@ struct GraphLowerToLLVMOptions
                      "allocated once per model, those of parallel loops in "
                      "per-thread slots (graph-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> padInProducer{
+      *this, "pad-in-producer",
+      llvm::cl::desc("Let the kernel producing a convolution's input write "
+                     "it padded (graph-pad-in-producer)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxThreads{
       *this, "max-threads",
       llvm::cl::desc("The most threads a parallel loop with per-thread "

@@ -213,6 +213,25 @@ def GraphFullRankTensorWrites : Pass<"graph-full-rank-tensor-writes"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def GraphPadInProducer : Pass<"graph-pad-in-producer"> {
+  let summary = "Let the kernel producing a convolution's input write it "
+                "padded";
+  let description = [{
+    Runs on graph-optimize's output, before graph-outline-kernels. An NHWC
+    `graph.conv2d` with zero padding that is the only reader of its group's
+    block argument, whose operand is the only use of the single result of
+    another `graph.fused`, takes that input already padded: the producer's
+    body ends in a `graph.pad` of what it yielded, its result type is the
+    padded one, and the convolution's padding becomes zero. Each kernel is a
+    function of its own, so a convolution padding its input copies it whole
+    into a padded buffer; graph-lower-fused makes the producer's tile loops
+    write the interior of its padded result instead, its border alone
+    filled. NCHW convolutions (which transpose their input inside the
+    kernel) and results with other users are left as they are.
+  }];
+  let dependentDialects = ["::mlir::graph::GraphDialect"];
+}
+
 def GraphMergeKernels : Pass<"graph-merge-kernels", "::mlir::ModuleOp"> {
   let summary = "Compile kernels that differ only in their weights once";
   let description = [{
