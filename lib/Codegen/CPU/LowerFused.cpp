@@ -519,6 +519,22 @@ static bool isPaddedGroupResult(tensor::PadOp pad,
                        [&](Operation *user) { return group.contains(user); });
 }
 
+/// The constant `pad` pads with, or null: a constant, or an element of a
+/// constant tensor (graph.pad's rank-0 `value`, -inf for a max pooling's
+/// input).
+static Attribute getConstantPaddingAttr(tensor::PadOp pad) {
+  Value value = pad.getConstantPaddingValue();
+  Attribute attr;
+  if (!value || matchPattern(value, m_Constant(&attr)))
+    return attr;
+  DenseElementsAttr elements;
+  if (auto extract = value.getDefiningOp<tensor::ExtractOp>();
+      extract && matchPattern(extract.getTensor(), m_Constant(&elements)) &&
+      elements.isSplat())
+    return elements.getSplatValue<Attribute>();
+  return {};
+}
+
 /// Replaces each padded result of the group (isPaddedGroupResult) by a
 /// buffer made before the group, whose border alone is filled and whose
 /// interior the group's tile loops write in place (empty tensor
@@ -540,9 +556,8 @@ static void padGroupResultsInPlace(RewriterBase &rewriter,
         }))
       pads.push_back(pad);
   for (tensor::PadOp pad : pads) {
-    Attribute padAttr;
-    Value constantPad = pad.getConstantPaddingValue();
-    if (!constantPad || !matchPattern(constantPad, m_Constant(&padAttr)))
+    Attribute padAttr = getConstantPaddingAttr(pad);
+    if (!padAttr)
       continue;
     Value source = pad.getSource();
     SmallVector<int64_t> low =

@@ -19,6 +19,7 @@
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace graph {
@@ -30,36 +31,59 @@ namespace graph {
 using namespace mlir;
 using namespace mlir::graph;
 
-/// The convolution of `consumer` that pads its block argument `index` and
-/// is its only reader, or null.
-static Conv2DOp getPaddingConv(FusedOp consumer, unsigned index) {
-  BlockArgument arg = consumer.getBody().getArgument(index);
-  if (!arg.hasOneUse())
-    return {};
-  auto conv = dyn_cast<Conv2DOp>(*arg.getUsers().begin());
-  if (!conv || conv.getInput() != arg || conv.getLayout() != "NHWC" ||
-      llvm::all_of(conv.getPadding(), [](int64_t p) { return p == 0; }))
-    return {};
-  return conv;
+/// Whether `padding` ([top, left, bottom, right]) pads anything.
+static bool pads(ArrayRef<int64_t> padding) {
+  return llvm::any_of(padding, [](int64_t p) { return p != 0; });
 }
 
-/// Pads the result of the group that produces `operand` of `consumer` for
-/// the convolution reading it there, if it can; returns whether it did.
-static bool padInProducer(RewriterBase &rewriter, FusedOp consumer,
-                          OpOperand &operand) {
+/// The NHWC op that pads `value`, its only reader, with its padding value:
+/// a conv2d (zeros) or a max_pool2d (-inf); null if there is none.
+static Operation *getPaddingReader(Value value, Attribute &padValue) {
+  if (!value.hasOneUse())
+    return nullptr;
+  Operation *reader = *value.getUsers().begin();
+  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(value.getType()));
+  if (!floatType)
+    return nullptr;
+  if (auto conv = dyn_cast<Conv2DOp>(reader)) {
+    if (conv.getInput() != value || conv.getLayout() != "NHWC" ||
+        !pads(conv.getPadding()))
+      return nullptr;
+    padValue = FloatAttr::get(floatType, 0.0);
+    return conv;
+  }
+  if (auto pool = dyn_cast<MaxPool2DOp>(reader)) {
+    if (pool.getLayout() != "NHWC" || !pads(pool.getPadding()))
+      return nullptr;
+    padValue = FloatAttr::get(
+        floatType, APFloat::getInf(floatType.getFloatSemantics(), true));
+    return pool;
+  }
+  return nullptr;
+}
+
+/// Pads the result of the group that produces `operand` for `reader` (an
+/// NHWC conv2d or max_pool2d that pads it), if it can; returns whether it
+/// did. `operand` is the reader's own, or that of the graph.fused holding
+/// it, whose block argument `arg` the reader reads.
+static bool padInProducer(RewriterBase &rewriter, OpOperand &operand,
+                          BlockArgument arg = {}) {
   auto producer = operand.get().getDefiningOp<FusedOp>();
   auto type = dyn_cast<RankedTensorType>(operand.get().getType());
   if (!producer || producer->getNumResults() != 1 ||
       !operand.get().hasOneUse() || !type || !type.hasStaticShape() ||
-      type.getRank() != 4 || !isa<FloatType>(type.getElementType()))
+      type.getRank() != 4)
     return false;
-  Conv2DOp conv = getPaddingConv(consumer, operand.getOperandNumber());
-  if (!conv)
+  Attribute padValue;
+  Operation *reader = getPaddingReader(arg ? arg : operand.get(), padValue);
+  if (!reader)
     return false;
 
   // padding is [top, left, bottom, right]; graph.pad's pads all begins, then
   // all ends, in NHWC.
-  ArrayRef<int64_t> padding = conv.getPadding();
+  ArrayRef<int64_t> padding = isa<Conv2DOp>(reader)
+                                  ? cast<Conv2DOp>(reader).getPadding()
+                                  : cast<MaxPool2DOp>(reader).getPadding();
   SmallVector<int64_t> pads = {0, padding[0], padding[1], 0,
                                0, padding[2], padding[3], 0};
   SmallVector<int64_t> shape(type.getShape());
@@ -69,18 +93,28 @@ static bool padInProducer(RewriterBase &rewriter, FusedOp consumer,
 
   auto yield = cast<YieldOp>(producer.getBody().front().getTerminator());
   rewriter.setInsertionPoint(yield);
-  Value padded =
-      PadOp::create(rewriter, yield.getLoc(), paddedType, yield.getOperand(0),
-                    /*value=*/Value(), rewriter.getDenseI64ArrayAttr(pads),
-                    rewriter.getStringAttr("constant"));
+  Location loc = yield.getLoc();
+  Value value;
+  if (!cast<FloatAttr>(padValue).getValue().isZero()) {
+    auto scalarType = RankedTensorType::get({}, type.getElementType());
+    value = ConstantOp::create(rewriter, loc, scalarType,
+                               DenseElementsAttr::get(scalarType, padValue));
+  }
+  Value padded = PadOp::create(rewriter, loc, paddedType, yield.getOperand(0),
+                               value, rewriter.getDenseI64ArrayAttr(pads),
+                               rewriter.getStringAttr("constant"));
   rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(0, padded); });
   rewriter.modifyOpInPlace(producer,
                            [&] { producer->getResult(0).setType(paddedType); });
-  BlockArgument arg =
-      consumer.getBody().getArgument(operand.getOperandNumber());
-  rewriter.modifyOpInPlace(consumer, [&] { arg.setType(paddedType); });
-  rewriter.modifyOpInPlace(conv, [&] {
-    conv.setPadding(ArrayRef<int64_t>{0, 0, 0, 0});
+  if (arg)
+    rewriter.modifyOpInPlace(operand.getOwner(),
+                             [&] { arg.setType(paddedType); });
+  SmallVector<int64_t> none = {0, 0, 0, 0};
+  rewriter.modifyOpInPlace(reader, [&] {
+    if (auto conv = dyn_cast<Conv2DOp>(reader))
+      conv.setPadding(none);
+    else
+      cast<MaxPool2DOp>(reader).setPadding(none);
   });
   return true;
 }
@@ -89,12 +123,23 @@ namespace {
 struct GraphPadInProducerPass
     : public graph::impl::GraphPadInProducerBase<GraphPadInProducerPass> {
   void runOnOperation() override {
-    SmallVector<FusedOp> consumers;
-    getOperation()->walk([&](FusedOp op) { consumers.push_back(op); });
+    // Groups reading a group's result, and convolutions and max poolings
+    // outside any group reading one.
+    SmallVector<Operation *> readers;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<FusedOp>(op) ||
+          (isa<Conv2DOp, MaxPool2DOp>(op) && !op->getParentOfType<FusedOp>()))
+        readers.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (FusedOp consumer : consumers)
-      for (OpOperand &operand : consumer->getOpOperands())
-        (void)padInProducer(rewriter, consumer, operand);
+    for (Operation *reader : readers) {
+      auto fused = dyn_cast<FusedOp>(reader);
+      for (OpOperand &operand : reader->getOpOperands())
+        (void)padInProducer(
+            rewriter, operand,
+            fused ? fused.getBody().getArgument(operand.getOperandNumber())
+                  : BlockArgument());
+    }
   }
 };
 } // namespace

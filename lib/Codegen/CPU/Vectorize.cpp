@@ -11,8 +11,9 @@
 //    contraction over C becomes outer products, i.e. broadcast-FMAs into
 //    OW-tile x F-tile accumulators that stay in registers across the
 //    reduction loops;
-//  - depthwise_conv_2d_nhwc_hwc: output tiles [1, 1, OW-tile, C-tile] with
-//    the whole window, written out as vector FMAs (emitDepthwiseKernel);
+//  - depthwise_conv_2d_nhwc_hwc, pooling_nhwc_max and pooling_nhwc_sum:
+//    output tiles [1, 1, OW-tile, C-tile] with the whole window, written out
+//    as vector FMAs, maximums or sums (emitWindowKernel);
 //  - matmul: M x N x K tiles, the same outer-product micro-kernel;
 //  - elementwise ops, fills and broadcasts: a few vectors per innermost row;
 //  - reductions of the innermost dimension (softmax, LayerNorm's means): a
@@ -144,6 +145,14 @@ static bool hasStaticTensorSemantics(linalg::LinalgOp op) {
                       [](int64_t s) { return !ShapedType::isDynamic(s); });
 }
 
+/// Whether `op` slides a window over an NHWC input channel by channel, the
+/// whole window in each register tile (emitWindowKernel): a depthwise
+/// convolution, a max or a sum pooling.
+static bool isChannelWindowOp(Operation *op) {
+  return isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
+             linalg::PoolingNhwcSumOp>(op);
+}
+
 /// Register tile sizes for `op`, one per loop, or nothing when it is not one
 /// of the ops this pass vectorizes.
 static std::optional<SmallVector<int64_t>>
@@ -163,9 +172,9 @@ chooseTileSizes(const CPUTarget &target, linalg::LinalgOp op) {
                                 1,
                                 powerOfTwoTile(ranges[6], kReductionTile)};
   }
-  if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+  if (isChannelWindowOp(op)) {
     // Loops: n, oh, ow, c, kh, kw; the window whole in the tile
-    // (emitDepthwiseKernel).
+    // (emitWindowKernel).
     RegisterTile tile = chooseDepthwiseTile(target, ranges[2], ranges[3]);
     return SmallVector<int64_t>{1,          1,         tile.rows,
                                 tile.lanes, ranges[4], ranges[5]};
@@ -775,18 +784,20 @@ static bool isPackedContractionTile(linalg::LinalgOp op) {
   return points <= 32 * 8 * kReductionTile * 128;
 }
 
-/// The micro-kernel of a register tile of a depthwise convolution (NHWC
-/// input, KH x KW x C weights, the whole window in the tile): per step of
-/// the window, each vector of channels' weights is one load shared by the
-/// tile's pixels, each pixel's input one load (the same one for neighbouring
-/// pixels along KW at stride 1, which CSE shares), each accumulator one
-/// FMA. Written out rather than decomposed into 1-D convolutions, whose
+/// The micro-kernel of a register tile of a depthwise convolution or a
+/// pooling (NHWC input; KH x KW x C weights or a KH x KW window shape; the
+/// whole window in the tile): per step of the window, each vector of
+/// channels' weights is one load shared by the tile's pixels, each pixel's
+/// input one load (the same one for neighbouring pixels along KW at stride
+/// 1, which CSE shares), each accumulator one FMA (one max or add for a
+/// pooling). Written out rather than decomposed into 1-D convolutions, whose
 /// vectorized form reads a strided input through shuffles (stride 2 ran at
-/// 2-4 GFLOP/s).
-static void emitDepthwiseKernel(RewriterBase &rewriter,
-                                linalg::DepthwiseConv2DNhwcHwcOp op,
-                                int64_t f32Lanes) {
+/// 2-4 GFLOP/s); a pooling the vectorizer leaves scalar.
+static void emitWindowKernel(RewriterBase &rewriter, linalg::LinalgOp op,
+                             int64_t f32Lanes) {
   Location loc = op.getLoc();
+  bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation());
+  bool max = isa<linalg::PoolingNhwcMaxOp>(op.getOperation());
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
   Value acc = op.getDpsInitOperand(0)->get();
@@ -794,8 +805,12 @@ static void emitDepthwiseKernel(RewriterBase &rewriter,
   ArrayRef<int64_t> out = accType.getShape();
   ArrayRef<int64_t> window =
       cast<RankedTensorType>(filter.getType()).getShape();
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  auto getValues = [&](StringRef name) {
+    return SmallVector<int64_t>(
+        op->getAttrOfType<DenseIntElementsAttr>(name).getValues<int64_t>());
+  };
+  SmallVector<int64_t> strides = getValues("strides");
+  SmallVector<int64_t> dilations = getValues("dilations");
   int64_t width = powerOfTwoTile(out[3], f32Lanes);
   Type f32 = accType.getElementType();
   auto vectorType = VectorType::get({width}, f32);
@@ -826,11 +841,18 @@ static void emitDepthwiseKernel(RewriterBase &rewriter,
       for (auto [position, sum] : llvm::zip(positions, sums)) {
         auto [n, h, w, c] =
             std::make_tuple(position[0], position[1], position[2], position[3]);
+        Value x = read(input, {n, h * strides[0] + kh * dilations[0],
+                               w * strides[1] + kw * dilations[1], c});
+        if (!depthwise) {
+          // The pooling ops' own scalar bodies: maximumf, addf.
+          sum =
+              max ? arith::MaximumFOp::create(rewriter, loc, sum, x).getResult()
+                  : arith::AddFOp::create(rewriter, loc, sum, x).getResult();
+          continue;
+        }
         Value &weight = weights[c];
         if (!weight)
           weight = read(filter, {kh, kw, c});
-        Value x = read(input, {n, h * strides[0] + kh * dilations[0],
-                               w * strides[1] + kw * dilations[1], c});
         sum = vector::FMAOp::create(rewriter, loc, x, weight, sum);
       }
     }
@@ -853,8 +875,7 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
       return;
     if (isa<linalg::Conv1DNwcWcfOp, linalg::DepthwiseConv1DNwcWcOp>(op) ||
         isPackedContractionTile(op) ||
-        (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) &&
-         op->getParentOfType<LoopLikeOpInterface>())) {
+        (isChannelWindowOp(op) && op->getParentOfType<LoopLikeOpInterface>())) {
       targets.push_back(op);
       return;
     }
@@ -868,9 +889,8 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
       emitPackedContractionKernel(rewriter, cast<linalg::GenericOp>(op));
       continue;
     }
-    if (auto depthwise =
-            dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation())) {
-      emitDepthwiseKernel(rewriter, depthwise, target.getF32Lanes());
+    if (isChannelWindowOp(op)) {
+      emitWindowKernel(rewriter, op, target.getF32Lanes());
       continue;
     }
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(

@@ -339,3 +339,26 @@ func.func @padded_panels(%x: tensor<1x12x10x4xf32>, %w: tensor<2x1x1x4x16xf32>) 
   }
   return %0 : tensor<1x14x12x32xf32>
 }
+
+// A result padded for a max pooling: the border holds -inf, graph.pad's
+// rank-0 value, found through the tensor.extract the lowering reads it with.
+// TILED-LABEL: func.func @padded_result_neg_inf
+// TILED-DAG: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// TILED-DAG: bufferization.alloc_tensor() : tensor<1x14x12x8xf32>
+// TILED: linalg.fill ins(%[[NEG]] : f32)
+// TILED-NOT: tensor.pad
+// TILED: %[[TILES:.*]] = scf.for
+// TILED: tensor.insert_slice %[[TILES]] into %{{.*}}[0, 1, 1, 0] [1, 12, 10, 8] [1, 1, 1, 1]
+// TILED-NOT: tensor.pad
+// TILED: return
+func.func @padded_result_neg_inf(%x: tensor<1x12x10x4xf32>, %w: tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
+  %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
+  ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
+    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %2 = graph.relu %1 : tensor<1x12x10x8xf32>
+    %neg = graph.constant dense<0xFF800000> : tensor<f32>
+    %3 = graph.pad %2, %neg {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x8xf32>, tensor<f32>) -> tensor<1x14x12x8xf32>
+    graph.yield %3 : tensor<1x14x12x8xf32>
+  }
+  return %0 : tensor<1x14x12x8xf32>
+}

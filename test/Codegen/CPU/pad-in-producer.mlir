@@ -124,3 +124,40 @@ func.func @input_not_fused(%x: tensor<1x8x8x8xf32>, %w1: tensor<3x3x8x8xf32>) ->
   }
   return %1 : tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// A max pooling pads with -inf: the producer pads with that value (a rank-0
+// constant). A conv outside any group moves its padding the same way.
+
+// CHECK-LABEL: func.func @max_pool
+// CHECK: graph.fused "conv2d_relu"({{.*}}) -> tensor<1x10x10x8xf32>
+// CHECK: %[[NEG:.*]] = graph.constant dense<0xFF800000> : tensor<f32>
+// CHECK-NEXT: %[[PAD:.*]] = graph.pad %{{.*}}, %[[NEG]] {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x8x8x8xf32>, tensor<f32>) -> tensor<1x10x10x8xf32>
+// CHECK-NEXT: graph.yield %[[PAD]]
+// CHECK: graph.max_pool2d %{{.*}} {kernel = array<i64: 3, 3>, layout = "NHWC", strides = array<i64: 2, 2>} : (tensor<1x10x10x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-LABEL: func.func @bare_conv
+// CHECK: graph.pad %{{.*}} {pads = array<i64: 0, 2, 2, 0, 0, 2, 2, 0>} : (tensor<1x8x8x8xf32>) -> tensor<1x12x12x8xf32>
+// CHECK: graph.conv2d %{{.*}}, %{{.*}} {layout = "NHWC"} : (tensor<1x12x12x8xf32>, tensor<5x5x8x4xf32>)
+func.func @max_pool(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32> {
+  ^bb0(%a: tensor<1x8x8x4xf32>, %w: tensor<1x1x4x8xf32>):
+    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
+    %r = graph.relu %c : tensor<1x8x8x8xf32>
+    graph.yield %r : tensor<1x8x8x8xf32>
+  }
+  %1 = graph.max_pool2d %0 {kernel = array<i64: 3, 3>, layout = "NHWC", padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x4x4x8xf32>
+  return %1 : tensor<1x4x4x8xf32>
+}
+
+func.func @bare_conv(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x8xf32>,
+                     %w1: tensor<5x5x8x4xf32>) -> tensor<1x8x8x4xf32> {
+  %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32> {
+  ^bb0(%a: tensor<1x8x8x4xf32>, %w: tensor<1x1x4x8xf32>):
+    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
+    %r = graph.relu %c : tensor<1x8x8x8xf32>
+    graph.yield %r : tensor<1x8x8x8xf32>
+  }
+  %1 = graph.conv2d %0, %w1 {layout = "NHWC", padding = array<i64: 2, 2, 2, 2>} : (tensor<1x8x8x8xf32>, tensor<5x5x8x4xf32>) -> tensor<1x8x8x4xf32>
+  return %1 : tensor<1x8x8x4xf32>
+}

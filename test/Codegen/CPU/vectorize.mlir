@@ -90,6 +90,36 @@ func.func @depthwise_48(%x: tensor<1x10x18x48xf32>, %w: tensor<3x3x48xf32>,
   return %0 : tensor<1x8x16x48xf32>
 }
 
+// Max and sum pooling: the depthwise kernel's register tiles, the window
+// whole in each, combined by maximumf (the pooling's own scalar op, which
+// propagates NaN) or addf instead of an FMA by weights; stride 2.
+// CHECK-LABEL: func.func @max_pool
+// CHECK-NOT: linalg.pooling
+// CHECK: scf.for {{.*}} to %c8 step %c1 {{.*}} -> (tensor<1x8x16x32xf32>)
+// CHECK-COUNT-144: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK-NOT: arith.maximumf
+// CHECK: return
+func.func @max_pool(%x: tensor<1x17x33x32xf32>, %w: tensor<3x3xf32>,
+                    %init: tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32> {
+  %0 = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+    ins(%x, %w : tensor<1x17x33x32xf32>, tensor<3x3xf32>)
+    outs(%init : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  return %0 : tensor<1x8x16x32xf32>
+}
+
+// CHECK-LABEL: func.func @sum_pool
+// CHECK-NOT: linalg.pooling
+// CHECK-COUNT-144: arith.addf {{.*}} : vector<16xf32>
+// CHECK-NOT: arith.addf {{.*}} : vector
+// CHECK: return
+func.func @sum_pool(%x: tensor<1x10x18x32xf32>, %w: tensor<3x3xf32>,
+                    %init: tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32> {
+  %0 = linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x10x18x32xf32>, tensor<3x3xf32>)
+    outs(%init : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  return %0 : tensor<1x8x16x32xf32>
+}
+
 // Matmul: 4 x 64 tiles as for the convolution, K in steps of 8.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.matmul

@@ -28,7 +28,8 @@ from packed_common import hex_dense, host_levels, run, ttype
 from packed_convs import conv2d
 
 # A layer: (filters, kernel, stride, pad [t, l, b, r], groups ("dw": one per
-# channel), epilogue "relu", "relu6" or ""). A case: (name, input NCHW shape,
+# channel; "maxpool": a max pooling, not a conv), epilogue "relu", "relu6",
+# "clip3" (clip to [-3, 3]) or ""). A case: (name, input NCHW shape,
 # layers, residual, moved): with `residual` the model's input is added to
 # the last layer's result (and relu follows); `moved` is how many producing
 # groups take their consumer's padding.
@@ -47,12 +48,34 @@ CASES = [
     ("basic_block", (1, 32, 14, 14),
      [(32, 3, 1, [1, 1, 1, 1], 1, "relu"),
       (32, 3, 1, [1, 1, 1, 1], 1, "")], True, 1),
+    # ResNet's stem: conv, an epilogue that keeps negative values, a padded
+    # 3x3 stride-2 max pooling (its border -inf, which never wins), then a
+    # conv on the pooled map (read by nothing else here).
+    ("stem_max_pool", (1, 3, 22, 22),
+     [(24, 3, 2, [1, 1, 1, 1], 1, "clip3"),
+      (24, 3, 2, [1, 1, 1, 1], "maxpool", ""),
+      (20, 3, 1, [1, 1, 1, 1], 1, "relu")], False, 1),
     # Asymmetric padding, channels no vector divides, three in a row.
     ("asymmetric", (1, 5, 9, 11),
      [(20, 3, 1, [1, 0, 2, 1], 1, "relu"),
       (12, 3, 2, [0, 1, 1, 2], 1, "relu6"),
       (12, 3, 1, [2, 2, 0, 1], "dw", "relu")], False, 2),
 ]
+
+
+def max_pool(x, k, stride, pad):
+    """NCHW max pooling in float64, -inf padding."""
+    n, c, h, w = x.shape
+    xp = np.full((n, c, h + pad[0] + pad[2], w + pad[1] + pad[3]), -np.inf)
+    xp[:, :, pad[0]:pad[0] + h, pad[1]:pad[1] + w] = x
+    oh = (xp.shape[2] - k) // stride + 1
+    ow = (xp.shape[3] - k) // stride + 1
+    out = np.full((n, c, oh, ow), -np.inf)
+    for i in range(k):
+        for j in range(k):
+            out = np.maximum(out, xp[:, :, i:i + stride * oh:stride,
+                                     j:j + stride * ow:stride])
+    return out
 
 
 def write_case(work, case, rng):
@@ -63,6 +86,15 @@ def write_case(work, case, rng):
     body, last, last_shape = [], "%x", shape
     for i, (f, k, stride, pad, groups, epilogue) in enumerate(layers):
         c = last_shape[1]
+        if groups == "maxpool":
+            y = max_pool(y, k, stride, pad)
+            body.append(
+                "  %%pool%d = graph.max_pool2d %s {kernel = array<i64: %d, %d>, "
+                "strides = array<i64: %d, %d>, padding = array<i64: %s>} : (%s) -> %s"
+                % (i, last, k, k, stride, stride, ", ".join(map(str, pad)),
+                   ttype(last_shape), ttype(y.shape)))
+            last, last_shape = "%%pool%d" % i, y.shape
+            continue
         groups = c if groups == "dw" else groups
         weight = rng.standard_normal((f, c // groups, k, k)).astype(np.float32)
         weight *= np.float32(1.0 / np.sqrt(c // groups * k * k))
@@ -82,6 +114,10 @@ def write_case(work, case, rng):
         if epilogue == "relu":
             body.append("  %%act%d = graph.relu %s : %s" % (i, last, ttype(y.shape)))
             y = np.maximum(y, 0)
+        elif epilogue == "clip3":
+            body.append("  %%act%d = graph.clip %s {min = -3.0 : f32, max = 3.0 : f32}"
+                        " : %s" % (i, last, ttype(y.shape)))
+            y = np.clip(y, -3, 3)
         elif epilogue == "relu6":
             body.append("  %%act%d = graph.clip %s {min = 0.0 : f32, max = 6.0 : f32}"
                         " : %s" % (i, last, ttype(y.shape)))

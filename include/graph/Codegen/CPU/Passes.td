@@ -214,20 +214,22 @@ def GraphFullRankTensorWrites : Pass<"graph-full-rank-tensor-writes"> {
 }
 
 def GraphPadInProducer : Pass<"graph-pad-in-producer"> {
-  let summary = "Let the kernel producing a convolution's input write it "
-                "padded";
+  let summary = "Let the kernel producing a convolution's or a max "
+                "pooling's input write it padded";
   let description = [{
     Runs on graph-optimize's output, before graph-outline-kernels. An NHWC
-    `graph.conv2d` with zero padding that is the only reader of its group's
-    block argument, whose operand is the only use of the single result of
-    another `graph.fused`, takes that input already padded: the producer's
-    body ends in a `graph.pad` of what it yielded, its result type is the
-    padded one, and the convolution's padding becomes zero. Each kernel is a
-    function of its own, so a convolution padding its input copies it whole
-    into a padded buffer; graph-lower-fused makes the producer's tile loops
-    write the interior of its padded result instead, its border alone
-    filled. NCHW convolutions (which transpose their input inside the
-    kernel) and results with other users are left as they are.
+    `graph.conv2d` (zero padding) or `graph.max_pool2d` (-inf) that pads its
+    input, the only reader of it (of its group's block argument, for a conv
+    inside a `graph.fused`), where that input is the single result of
+    another `graph.fused` and used nowhere else, takes the input already
+    padded: the producer's body ends in a `graph.pad` of what it yielded (by
+    a rank-0 constant for -inf), its result type is the padded one, and the
+    reader's padding becomes zero. Each kernel is a function of its own, so
+    an op padding its input copies it whole into a padded buffer;
+    graph-lower-fused makes the producer's tile loops write the interior of
+    its padded result instead, its border alone filled. NCHW ops (which
+    transpose their input inside the kernel) and results with other users
+    are left as they are.
   }];
   let dependentDialects = ["::mlir::graph::GraphDialect"];
 }
