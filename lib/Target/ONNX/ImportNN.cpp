@@ -308,6 +308,80 @@ mlir::graph::onnx_import::importBatchMatMul(Importer &importer,
 /// the channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2): the
 /// squares padded with zeros along the channels and `size` slices of them
 /// added in channel order, elementwise ops that fuse.
+/// MaxUnpool: a zero tensor of the default output shape (each spatial size
+/// (in - 1) * stride - pads + kernel) in which each input value is
+/// scattered to its index, then padded or cropped at the end to
+/// output_shape when that is given. MaxPool's indices count over the whole
+/// tensor, N x C x spatial, so the scatter runs on it flattened.
+LogicalResult
+mlir::graph::onnx_import::importMaxUnpool(Importer &importer,
+                                          const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  if (failed(x) || failed(indices))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
+  int64_t spatial = int64_t(shape.size()) - 2;
+  FailureOr<SmallVector<int64_t>> kernel = attrs.getInts("kernel_shape", {});
+  FailureOr<SmallVector<int64_t>> strides = attrs.getInts(
+      "strides", SmallVector<int64_t>(std::max<int64_t>(spatial, 0), 1));
+  FailureOr<SmallVector<int64_t>> pads = attrs.getInts(
+      "pads", SmallVector<int64_t>(2 * std::max<int64_t>(spatial, 0), 0));
+  FailureOr<std::optional<SmallVector<int64_t>>> outputShape =
+      getConstantInts(importer, node, 2, "output_shape");
+  if (failed(kernel) || failed(strides) || failed(pads) || failed(outputShape))
+    return failure();
+  Type indexType = Importer::getType(*indices).getElementType();
+  if (spatial < 1 || int64_t(kernel->size()) != spatial ||
+      int64_t(strides->size()) != spatial ||
+      int64_t(pads->size()) != 2 * spatial ||
+      Importer::getType(*indices).getShape() != shape ||
+      !indexType.isSignlessInteger(64))
+    return importer.nodeError(
+        node, "needs X of rank 3 or more, INT64 indices of its shape, and "
+              "kernel_shape, strides and pads for its " +
+                  Twine(spatial) + " spatial dimensions");
+  SmallVector<int64_t> resultShape(shape.take_front(2));
+  for (int64_t d = 0; d < spatial; ++d)
+    resultShape.push_back((shape[d + 2] - 1) * (*strides)[d] - (*pads)[d] -
+                          (*pads)[d + spatial] + (*kernel)[d]);
+  if (*outputShape &&
+      ((*outputShape)->size() != shape.size() ||
+       ArrayRef<int64_t>(**outputShape).take_front(2) != shape.take_front(2) ||
+       llvm::any_of(**outputShape, [](int64_t d) { return d < 1; })))
+    return importer.nodeError(node,
+                              "output_shape " + formatList(**outputShape) +
+                                  " for X of shape " + formatShape(shape));
+  int64_t count = 1, size = 1;
+  for (int64_t d : shape)
+    count *= d;
+  for (int64_t d : resultShape)
+    size *= d;
+  Type element = Importer::getType(*x).getElementType();
+  Value zeros = createSplat(importer, node, {size}, element, 0.0);
+  OpBuilder &b = importer.getBuilder();
+  Value scattered = ScatterElementsOp::create(
+      b, importer.getLoc(node), importer.getTensorType({size}, element), zeros,
+      createReshape(importer, node, *indices, {count}),
+      createReshape(importer, node, *x, {count}), b.getI64IntegerAttr(0),
+      b.getStringAttr("none"));
+  Value result = createReshape(importer, node, scattered, resultShape);
+  // The indices count in the default shape (as ONNX's reference does): an
+  // output_shape pads (or crops) that result at the end of each dimension.
+  if (*outputShape && **outputShape != resultShape) {
+    SmallVector<int64_t> pads(shape.size(), 0);
+    for (auto [out, size] : llvm::zip(**outputShape, resultShape))
+      pads.push_back(out - size);
+    result =
+        PadOp::create(b, importer.getLoc(node),
+                      importer.getTensorType(**outputShape, element), result,
+                      /*value=*/Value(), b.getDenseI64ArrayAttr(pads),
+                      b.getStringAttr("constant"));
+  }
+  return importer.setOutput(node, 0, result);
+}
+
 LogicalResult mlir::graph::onnx_import::importLRN(Importer &importer,
                                                   const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);

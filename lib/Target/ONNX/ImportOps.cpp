@@ -872,6 +872,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("LayerNormalization", importLayerNormalization)
       .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
       .Case("LRN", importLRN)
+      .Case("MaxUnpool", importMaxUnpool)
       .Case("MatMul", importMatMul)
       .Case("Gemm", importGemm)
       // Quantization.
@@ -945,6 +946,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Cases({"ScatterElements", "Scatter"}, importScatterElements)
       .Case("GatherND", importGatherND)
       .Case("ScatterND", importScatterND)
+      .Case("ReverseSequence", importReverseSequence)
       .Case("Expand", importExpand)
       .Case("Tile", importTile)
       .Case("Pad", importPad)

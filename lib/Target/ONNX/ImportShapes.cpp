@@ -364,6 +364,77 @@ mlir::graph::onnx_import::importGatherElements(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+/// ReverseSequence as a GatherElements along the time axis: step t of
+/// batch b reads step len[b] - 1 - t while t < len[b], step t otherwise
+/// (the lengths clamped to [0, T]: the spec leaves larger ones undefined,
+/// and they must not index outside the data).
+LogicalResult
+mlir::graph::onnx_import::importReverseSequence(Importer &importer,
+                                                const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> timeAxis = attrs.getInt("time_axis", 0);
+  FailureOr<int64_t> batchAxis = attrs.getInt("batch_axis", 1);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> lens = importer.getInput(node, 1);
+  if (failed(timeAxis) || failed(batchAxis) || failed(data) || failed(lens) ||
+      failed(checkIndices(importer, node, *lens, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> lensShape = Importer::getType(*lens).getShape();
+  int64_t t = *timeAxis, b = *batchAxis;
+  if (shape.size() < 2 || !((t == 0 && b == 1) || (t == 1 && b == 0)))
+    return importer.nodeError(
+        node, "needs data of rank 2 or more and time_axis, batch_axis 0 and 1 "
+              "or 1 and 0, got data of shape " +
+                  formatShape(shape) + ", time_axis " + Twine(t) +
+                  ", batch_axis " + Twine(b));
+  int64_t steps = shape[t], batch = shape[b];
+  if (lensShape.size() != 1 || lensShape[0] != batch)
+    return importer.nodeError(node, "sequence_lens of shape " +
+                                        formatShape(lensShape) +
+                                        " for a batch of " + Twine(batch));
+  Type i64 = importer.getBuilder().getI64Type();
+  Value len = createCast(importer, node, *lens, i64);
+  // [1, B] or [B, 1]: the lengths along the batch axis, clamped.
+  SmallVector<int64_t> lenShape = {1, 1}, stepShape = {1, 1};
+  lenShape[b] = batch;
+  stepShape[t] = steps;
+  len = createReshape(importer, node, len, lenShape);
+  len = createBinary<MaxOp>(importer, node, len,
+                            createConstantOf(importer, node, {}, i64, {0.0}));
+  len = createBinary<MinOp>(
+      importer, node, len,
+      createConstantOf(importer, node, {}, i64, {double(steps)}));
+  SmallVector<double> stepValues;
+  for (int64_t i = 0; i < steps; ++i)
+    stepValues.push_back(double(i));
+  Value step = createConstantOf(importer, node, stepShape, i64, stepValues);
+  Value reversed = createBinary<SubOp>(
+      importer, node,
+      createBinary<SubOp>(importer, node, len,
+                          createConstantOf(importer, node, {}, i64, {1.0})),
+      step);
+  Value source = createWhere(importer, node,
+                             createCompare<LessOp>(importer, node, step, len),
+                             reversed, step);
+  // The index of every element: [T, B] or [B, T] with ones after it,
+  // broadcast over the data.
+  SmallVector<int64_t> indexShape =
+      llvm::to_vector(Importer::getType(source).getShape());
+  indexShape.append(shape.size() - 2, 1);
+  source = createReshape(importer, node, source, indexShape);
+  OpBuilder &builder = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  if (ArrayRef<int64_t>(indexShape) != shape)
+    source = BroadcastOp::create(builder, loc,
+                                 importer.getTensorType(shape, i64), source);
+  Value result = GatherElementsOp::create(
+      builder, loc,
+      importer.getTensorType(shape, Importer::getType(*data).getElementType()),
+      *data, source, builder.getI64IntegerAttr(t));
+  return importer.setOutput(node, 0, result);
+}
+
 LogicalResult
 mlir::graph::onnx_import::importScatterElements(Importer &importer,
                                                 const onnx::NodeProto &node) {

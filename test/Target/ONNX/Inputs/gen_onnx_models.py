@@ -413,6 +413,30 @@ def lrn(c):
     for name in ("Y_s5", "Y_s4", "Y_s9", "Y_1d"):
         c.output(name)
 
+@case("pool", 11)
+def max_unpool(c):
+    # The indices of a 2x2 max pooling of a 4x4 map (one cell of each window,
+    # counted over the whole N x C x 4 x 4 tensor), unpooled to the default
+    # 4x4 and to an output_shape of 5x5 (zeros after); a 1-D map, stride 3.
+    x = c.input("X", c.uniform((1, 2, 2, 2)))
+    picks = c.rng.randint(0, 2, (1, 2, 2, 2, 2))
+    indices = np.zeros((1, 2, 2, 2), np.int64)
+    for ch in range(2):
+        for i in range(2):
+            for j in range(2):
+                row, col = 2 * i + picks[0, ch, i, j, 0], 2 * j + picks[0, ch, i, j, 1]
+                indices[0, ch, i, j] = ch * 16 + row * 4 + col
+    ind = c.init("I", indices)
+    c.node("MaxUnpool", [x, ind], "Y", kernel_shape=[2, 2], strides=[2, 2])
+    c.node("MaxUnpool", [x, ind, c.init("shape", np.array([1, 2, 5, 5]))],
+           "Y_shape", kernel_shape=[2, 2], strides=[2, 2])
+    x1 = c.input("X1", c.uniform((1, 1, 3)))
+    c.node("MaxUnpool", [x1, c.init("I1", np.array([[[1, 3, 8]]], np.int64))],
+           "Y_1d", kernel_shape=[3], strides=[3])
+    for name in ("Y", "Y_shape", "Y_1d"):
+        c.output(name)
+    c.compare("bitwise")
+
 # Elementwise ops on the IEEE corner cases, broadcasting, and inference
 # batch normalization: bit for bit (exp-based ops within 3 ulp).
 
@@ -635,6 +659,21 @@ def reshape(c):
     # The shape from a Constant node, as PyTorch exports it.
     c.node("Reshape", [x, c.const(np.array([0, 12, -1]))], "from_constant")
     c.output("from_constant")
+    c.compare("bitwise")
+
+
+@case("shape", 10)
+def reverse_sequence(c):
+    # Time-major and batch-major, lengths from none to the whole sequence;
+    # extra trailing dimensions move along.
+    x = c.input("x", c.uniform((4, 3, 2)))
+    c.node("ReverseSequence", [x, c.init("lens", np.array([4, 2, 0], np.int64))],
+           "time_major", time_axis=0, batch_axis=1)
+    x2 = c.input("x2", c.uniform((3, 5)))
+    c.node("ReverseSequence", [x2, c.init("lens2", np.array([5, 1, 3], np.int64))],
+           "batch_major", time_axis=1, batch_axis=0)
+    c.output("time_major")
+    c.output("batch_major")
     c.compare("bitwise")
 
 

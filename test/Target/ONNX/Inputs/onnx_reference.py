@@ -154,6 +154,41 @@ def op_lrn(ins, attrs, opset):
     return x / scale
 
 
+def op_max_unpool(ins, attrs, opset):
+    # Each value to its index in the default shape ((in - 1) * stride -
+    # pads + kernel), which output_shape then pads with zeros at the end.
+    x, indices = ins[0], ins[1]
+    k = attrs["kernel_shape"]
+    spatial = len(k)
+    strides = attrs.get("strides", [1] * spatial)
+    pads = attrs.get("pads", [0] * (2 * spatial))
+    shape = list(x.shape[:2]) + [
+        (x.shape[2 + d] - 1) * strides[d] - pads[d] - pads[d + spatial] + k[d]
+        for d in range(spatial)]
+    out = np.zeros(int(np.prod(shape)), x.dtype)
+    out[indices.reshape(-1)] = x.reshape(-1)
+    out = out.reshape(shape)
+    if len(ins) > 2 and ins[2] is not None:
+        target = [int(v) for v in ins[2]]
+        padded = np.zeros(target, x.dtype)
+        padded[tuple(slice(0, min(a, b)) for a, b in zip(target, shape))] = \
+            out[tuple(slice(0, min(a, b)) for a, b in zip(target, shape))]
+        out = padded
+    return out
+
+
+def op_reverse_sequence(ins, attrs, opset):
+    x, lens = ins[0], ins[1]
+    time_axis, batch_axis = attrs.get("time_axis", 0), attrs.get("batch_axis", 1)
+    y = x.copy()
+    for b, n in enumerate(lens):
+        # Batch b's first n steps, the time axis first once b is taken.
+        src = [slice(None)] * x.ndim
+        src[batch_axis], src[time_axis] = b, slice(0, int(n))
+        y[tuple(src)] = x[tuple(src)][::-1]
+    return y
+
+
 def op_batch_normalization(ins, attrs, opset):
     assert not attrs.get("training_mode", 0)
     x, scale, bias, mean, var = ins[:5]
@@ -266,6 +301,8 @@ OPS = {
     "AveragePool": op_average_pool,
     "GlobalAveragePool": op_global_average_pool,
     "LRN": op_lrn,
+    "MaxUnpool": op_max_unpool,
+    "ReverseSequence": op_reverse_sequence,
     "Flatten": op_flatten,
     "Reshape": op_reshape,
     "Transpose": op_transpose,
