@@ -437,6 +437,50 @@ static bool isPaddedGroupInput(tensor::PadOp pad,
   return !source || !group.contains(source);
 }
 
+/// Whether `pad` pads a value of the group for the group's users
+/// (graph-fuse's pad-in-producer: a kernel's result padded for the
+/// convolution of the next kernel).
+static bool isPaddedGroupResult(tensor::PadOp pad,
+                                const llvm::SetVector<Operation *> &group) {
+  Operation *source = pad.getSource().getDefiningOp();
+  return source && group.contains(source) &&
+         llvm::none_of(pad->getUsers(),
+                       [&](Operation *user) { return group.contains(user); });
+}
+
+/// The constant `pad` pads with, or null: a constant, or an element of a
+/// constant tensor (graph.pad's rank-0 `value`, -inf for a max pooling's
+/// input).
+static Attribute getConstantPaddingAttr(tensor::PadOp pad) {
+  Value value = pad.getConstantPaddingValue();
+  Attribute attr;
+  if (!value || matchPattern(value, m_Constant(&attr)))
+    return attr;
+  DenseElementsAttr elements;
+  if (auto extract = value.getDefiningOp<tensor::ExtractOp>();
+      extract && matchPattern(extract.getTensor(), m_Constant(&elements)) &&
+      elements.isSplat())
+    return elements.getSplatValue<Attribute>();
+  return {};
+}
+
+/// The pads of the group that `isKind` selects whose shapes and low
+/// padding are static, in group order.
+static SmallVector<tensor::PadOp> getStaticPads(
+    const llvm::SetVector<Operation *> &group,
+    bool (*isKind)(tensor::PadOp, const llvm::SetVector<Operation *> &)) {
+  SmallVector<tensor::PadOp> pads;
+  for (Operation *op : group)
+    if (auto pad = dyn_cast<tensor::PadOp>(op);
+        pad && isKind(pad, group) && pad.getResultType().hasStaticShape() &&
+        pad.getSourceType().hasStaticShape() &&
+        llvm::all_of(pad.getMixedLowPad(), [](OpFoldResult v) {
+          return getConstantIntValue(v).has_value();
+        }))
+      pads.push_back(pad);
+  return pads;
+}
+
 /// Replaces each pad of a group input (isPaddedGroupInput) by a buffer
 /// whose border holds the padding value (fillBorder), made right before the
 /// input's producer, and the input inserted into its interior: bufferization
@@ -446,20 +490,9 @@ static bool isPaddedGroupInput(tensor::PadOp pad,
 /// their windows from it in place.
 static void padGroupInputsInPlace(RewriterBase &rewriter,
                                   llvm::SetVector<Operation *> &group) {
-  SmallVector<tensor::PadOp> pads;
-  for (Operation *op : group)
-    if (auto pad = dyn_cast<tensor::PadOp>(op);
-        pad && isPaddedGroupInput(pad, group) &&
-        pad.getResultType().hasStaticShape() &&
-        pad.getSourceType().hasStaticShape() &&
-        llvm::all_of(pad.getMixedLowPad(), [](OpFoldResult v) {
-          return getConstantIntValue(v).has_value();
-        }))
-      pads.push_back(pad);
-  for (tensor::PadOp pad : pads) {
-    Attribute padAttr;
-    Value constantPad = pad.getConstantPaddingValue();
-    if (!constantPad || !matchPattern(constantPad, m_Constant(&padAttr)))
+  for (tensor::PadOp pad : getStaticPads(group, isPaddedGroupInput)) {
+    Attribute padAttr = getConstantPaddingAttr(pad);
+    if (!padAttr)
       continue;
     Value source = pad.getSource();
     Location loc = pad.getLoc();
@@ -508,33 +541,6 @@ static void padGroupInputsInPlace(RewriterBase &rewriter,
   }
 }
 
-/// Whether `pad` pads a value of the group for the group's users
-/// (graph-fuse's pad-in-producer: a kernel's result padded for the
-/// convolution of the next kernel).
-static bool isPaddedGroupResult(tensor::PadOp pad,
-                                const llvm::SetVector<Operation *> &group) {
-  Operation *source = pad.getSource().getDefiningOp();
-  return source && group.contains(source) &&
-         llvm::none_of(pad->getUsers(),
-                       [&](Operation *user) { return group.contains(user); });
-}
-
-/// The constant `pad` pads with, or null: a constant, or an element of a
-/// constant tensor (graph.pad's rank-0 `value`, -inf for a max pooling's
-/// input).
-static Attribute getConstantPaddingAttr(tensor::PadOp pad) {
-  Value value = pad.getConstantPaddingValue();
-  Attribute attr;
-  if (!value || matchPattern(value, m_Constant(&attr)))
-    return attr;
-  DenseElementsAttr elements;
-  if (auto extract = value.getDefiningOp<tensor::ExtractOp>();
-      extract && matchPattern(extract.getTensor(), m_Constant(&elements)) &&
-      elements.isSplat())
-    return elements.getSplatValue<Attribute>();
-  return {};
-}
-
 /// Replaces each padded result of the group (isPaddedGroupResult) by a
 /// buffer made before the group, whose border alone is filled and whose
 /// interior the group's tile loops write in place (empty tensor
@@ -545,17 +551,7 @@ static Attribute getConstantPaddingAttr(tensor::PadOp pad) {
 /// choice of tiles (choosePanelTileSizes), and goes with the dead ops.
 static void padGroupResultsInPlace(RewriterBase &rewriter,
                                    llvm::SetVector<Operation *> &group) {
-  SmallVector<tensor::PadOp> pads;
-  for (Operation *op : group)
-    if (auto pad = dyn_cast<tensor::PadOp>(op);
-        pad && isPaddedGroupResult(pad, group) &&
-        pad.getResultType().hasStaticShape() &&
-        pad.getSourceType().hasStaticShape() &&
-        llvm::all_of(pad.getMixedLowPad(), [](OpFoldResult v) {
-          return getConstantIntValue(v).has_value();
-        }))
-      pads.push_back(pad);
-  for (tensor::PadOp pad : pads) {
+  for (tensor::PadOp pad : getStaticPads(group, isPaddedGroupResult)) {
     Attribute padAttr = getConstantPaddingAttr(pad);
     if (!padAttr)
       continue;

@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from packed_common import hex_dense, host_levels, run, ttype
+from packed_common import Checks, hex_dense, host_levels, run, ttype
 
 # (name, N, C, H, W, F, KH, KW, stride, pad [t, l, b, r], dilation, groups,
 #  epilogue): epilogue is "relu", "bn_relu" (batch_norm then relu, which -O3
@@ -142,14 +142,7 @@ def main():
     args = parser.parse_args()
     levels = host_levels()
     rng = np.random.RandomState(0)
-    failures = 0
-
-    def report(ok, what):
-        nonlocal failures
-        print("%s %s" % ("ok" if ok else "FAIL", what))
-        sys.stdout.flush()
-        failures += 0 if ok else 1
-
+    checks = Checks()
     selected = set(filter(None, args.cases.split(",")))
     for case in CASES:
         inputs, expected = write_case(args.work, case, rng)
@@ -157,41 +150,25 @@ def main():
         if selected and name not in selected:
             continue
         model = os.path.join(args.work, name + ".mlir")
-        scale = max(np.abs(expected).max(), 1e-30)
         o0 = run([args.graph_opt, "--graph-optimize=opt-level=0", model])
-        report("packed_weight" not in o0, "%s: -O0 packs nothing" % name)
+        checks.report("packed_weight" not in o0, "%s: -O0 packs nothing" % name)
         for cpu in levels:
             optimized = run([args.graph_opt,
                              "--graph-optimize=target-cpu=%s" % cpu, model])
             packed = "packed_weight" in optimized
-            report(packed == (groups == 1), "%s: %s for %s"
-                   % (name, "packed" if packed else "not packed", cpu))
+            checks.report(packed == (groups == 1), "%s: %s for %s"
+                          % (name, "packed" if packed else "not packed", cpu))
             # -O0 packs nothing: once, on the host's level (the last).
             for level in ("-O0", "-O3") if cpu == levels[-1] else ("-O3",):
-                out = os.path.join(args.work, "%s.%s.%s.npy" % (name, cpu, level))
-                run([args.graph_run, level, "--target-cpu=%s" % cpu, model,
-                     "--output", out] + inputs)
-                got = np.load(out).astype(np.float64)
-                error = np.abs(got - expected).max() / scale
-                report(got.shape == expected.shape and error <= 1e-5,
-                       "%s %s %s: max error %.2g of the largest value"
-                       % (name, cpu, level, error))
+                checks.against_reference(args.graph_run, args.work, name, model,
+                                         inputs, expected, cpu, level)
         # The thread count matters where the work is split (parallel
         # kernels): the larger cases.
         if np.prod(expected.shape) * case[2] * case[6] * case[7] < (1 << 20):
             continue
-        outputs = []
-        for threads in (1, 2, 3, 4):
-            out = os.path.join(args.work, "%s.t%d.npy" % (name, threads))
-            run([args.graph_run, "-O3", "--threads", str(threads), model,
-                 "--output", out] + inputs)
-            outputs.append(np.load(out))
-        report(all(np.array_equal(o.view(np.uint32), outputs[0].view(np.uint32))
-                   for o in outputs),
-               "%s: the same bits at 1, 2, 3 and 4 threads" % name)
-    print("%d failed" % failures)
-    return 1 if failures else 0
-
+        checks.same_bits_at_thread_counts(args.graph_run, args.work, name,
+                                          model, inputs)
+    return checks.finish()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from packed_common import hex_dense, host_levels, run, ttype
+from packed_common import Checks, hex_dense, host_levels, run, ttype
 from packed_convs import conv2d
 
 # A layer: (filters, kernel, stride, pad [t, l, b, r], groups ("dw": one per
@@ -147,49 +147,26 @@ def main():
     args = parser.parse_args()
     levels = host_levels()
     rng = np.random.RandomState(0)
-    failures = 0
-
-    def report(ok, what):
-        nonlocal failures
-        print("%s %s" % ("ok" if ok else "FAIL", what))
-        sys.stdout.flush()
-        failures += 0 if ok else 1
-
+    checks = Checks()
     for case in CASES:
         name, moved = case[0], case[4]
         inputs, expected = write_case(args.work, case, rng)
         model = os.path.join(args.work, name + ".mlir")
-        scale = max(np.abs(expected).max(), 1e-30)
         o0 = run([args.graph_opt, "--graph-optimize=opt-level=0",
                   "--graph-pad-in-producer", model])
-        report("graph.pad" not in o0, "%s: -O0 moves no padding" % name)
+        checks.report("graph.pad" not in o0, "%s: -O0 moves no padding" % name)
         o3 = run([args.graph_opt, "--graph-optimize", "--graph-pad-in-producer",
                   model])
         count = o3.count("graph.pad ")
-        report(count == moved, "%s: %d padded producer(s), %d expected"
-               % (name, count, moved))
+        checks.report(count == moved, "%s: %d padded producer(s), %d expected"
+                      % (name, count, moved))
         for cpu in levels:
             for level in ("-O0", "-O3") if cpu == levels[-1] else ("-O3",):
-                out = os.path.join(args.work, "%s.%s.%s.npy" % (name, cpu, level))
-                run([args.graph_run, level, "--target-cpu=%s" % cpu, model,
-                     "--output", out] + inputs)
-                got = np.load(out).astype(np.float64)
-                error = np.abs(got - expected).max() / scale
-                report(got.shape == expected.shape and error <= 1e-5,
-                       "%s %s %s: max error %.2g of the largest value"
-                       % (name, cpu, level, error))
-        outputs = []
-        for threads in (1, 2, 3, 4):
-            out = os.path.join(args.work, "%s.t%d.npy" % (name, threads))
-            run([args.graph_run, "-O3", "--threads", str(threads), model,
-                 "--output", out] + inputs)
-            outputs.append(np.load(out))
-        report(all(np.array_equal(o.view(np.uint32), outputs[0].view(np.uint32))
-                   for o in outputs),
-               "%s: the same bits at 1, 2, 3 and 4 threads" % name)
-    print("%d failed" % failures)
-    return 1 if failures else 0
-
+                checks.against_reference(args.graph_run, args.work, name, model,
+                                         inputs, expected, cpu, level)
+        checks.same_bits_at_thread_counts(args.graph_run, args.work, name,
+                                          model, inputs)
+    return checks.finish()
 
 if __name__ == "__main__":
     sys.exit(main())
