@@ -73,7 +73,7 @@ import numpy as np
 MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3",
           "resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny",
           "vit_b_16", "bert_encoder", "bert_encoder_opset17", "gpt2_decoder",
-          "gpt2_decoder_opset17")
+          "gpt2_decoder_opset17", "lstm", "gru")
 INPUT_SHAPES = {
     "resnet18": (1, 3, 224, 224),
     "mobilenet_v2": (1, 3, 224, 224),
@@ -91,6 +91,9 @@ INPUT_SHAPES = {
     "bert_encoder_opset17": (1, 128, 768),
     "gpt2_decoder": (1, 128, 768),
     "gpt2_decoder_opset17": (1, 128, 768),
+    # The recurrent models take a sequence, batch first: 1 x 100 steps x 128.
+    "lstm": (1, 100, 128),
+    "gru": (1, 100, 128),
 }
 # The opset each model is exported at when --opset is not given.
 # convnext_tiny: LayerNormalization (opset 17) rather than its decomposition.
@@ -238,6 +241,21 @@ def text_transformer(torch, causal, depth=4, dim=768, heads=12, mlp=3072, tokens
     return Transformer()
 
 
+def recurrent(torch, cell, bidirectional):
+    """A 2-layer recurrent encoder of width 256 over 128 features, batch
+    first, as speech and time-series models stack them; the output sequence
+    only (torch.onnx exports one ONNX LSTM or GRU per layer)."""
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = cell(128, 256, num_layers=2, batch_first=True,
+                            bidirectional=bidirectional)
+
+        def forward(self, x):
+            return self.rnn(x)[0]
+    return Encoder()
+
+
 def mobilenet_v3(torch, classes=1000):
     """MobileNetV3-Small as torchvision defines it (inverted residuals with
     squeeze-excitation, HardSwish), written out here."""
@@ -351,6 +369,10 @@ def build(name):
         return mobilenet_v3(torch)
     if name.startswith("bert_encoder") or name.startswith("gpt2_decoder"):
         return text_transformer(torch, causal=name.startswith("gpt2"))
+    if name == "lstm":
+        return recurrent(torch, torch.nn.LSTM, bidirectional=False)
+    if name == "gru":
+        return recurrent(torch, torch.nn.GRU, bidirectional=True)
     sys.exit("export_models.py: unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
 
 

@@ -108,8 +108,8 @@ static int64_t getDim(Value value, int64_t index) {
   return shaped.getDimSize(index);
 }
 
-/// Multiply-adds of a convolution or matrix product, times two; 0 for other
-/// ops and dynamic shapes.
+/// Multiply-adds of a convolution, matrix product or recurrent layer, times
+/// two; 0 for other ops and dynamic shapes.
 static uint64_t getFlops(Operation *op) {
   // A convolution: 2 * |output| * (C/groups * KH * KW), the weight's
   // elements per output channel F.
@@ -157,6 +157,12 @@ static uint64_t getFlops(Operation *op) {
     if (!a || !a.hasRank())
       return 0;
     return product(batch.getOutput(), getDim(batch.getA(), a.getRank() - 1));
+  }
+  // A recurrent layer: every step's products with w and with r.
+  if (isa<RNNOp, GRUOp, LSTMOp>(op)) {
+    Value x = op->getOperand(0), w = op->getOperand(1), r = op->getOperand(2);
+    return 2 * uint64_t(std::max<int64_t>(getDim(x, 0) * getDim(x, 1), 0)) *
+           (getNumElements(w.getType()) + getNumElements(r.getType()));
   }
   return 0;
 }

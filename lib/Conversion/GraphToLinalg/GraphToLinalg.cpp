@@ -44,6 +44,7 @@ void mlir::graph::populateGraphToLinalgConversionPatterns(
   populateDataMovementToLinalgPatterns(converter, patterns);
   populateReductionToLinalgPatterns(converter, patterns);
   populateNNToLinalgPatterns(converter, patterns);
+  populateRecurrentToLinalgPatterns(converter, patterns);
 }
 
 namespace {

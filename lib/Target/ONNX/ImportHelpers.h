@@ -90,6 +90,17 @@ public:
     return SmallVector<float>(attr->floats().begin(), attr->floats().end());
   }
 
+  FailureOr<SmallVector<std::string>> getStrings(StringRef name) {
+    const onnx::AttributeProto *attr = find(name);
+    if (!attr)
+      return SmallVector<std::string>();
+    if (!isOfType(*attr, onnx::AttributeProto::STRINGS,
+                  attr->strings_size() > 0))
+      return wrongType(name, "STRINGS");
+    return SmallVector<std::string>(attr->strings().begin(),
+                                    attr->strings().end());
+  }
+
   FailureOr<std::string> getString(StringRef name, StringRef defaultValue) {
     const onnx::AttributeProto *attr = find(name);
     if (!attr)
@@ -372,6 +383,8 @@ GRAPH_ONNX_IMPORTER(importPoolND)
 GRAPH_ONNX_IMPORTER(importBatchMatMul)
 GRAPH_ONNX_IMPORTER(importLRN)
 GRAPH_ONNX_IMPORTER(importMaxUnpool)
+// ImportRecurrent.cpp: RNN, GRU, LSTM.
+GRAPH_ONNX_IMPORTER(importRecurrent)
 // ImportQuant.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
 // ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul.
 GRAPH_ONNX_IMPORTER(importQuantOp)

@@ -64,10 +64,19 @@ Importer::Importer(MLIRContext *context, StringRef path, StringRef directory,
       directory(directory.str()), options(options),
       fileLoc(FileLineColLoc::get(context, path, 0, 0)) {}
 
+/// The node's first output that the model names (optional outputs it does
+/// not ask for have empty names).
+static StringRef getFirstOutputName(const onnx::NodeProto &node) {
+  for (const std::string &name : node.output())
+    if (!name.empty())
+      return name;
+  return "";
+}
+
 Location Importer::getLoc(const onnx::NodeProto &node) {
   StringRef name = node.name();
-  if (name.empty() && node.output_size() > 0)
-    name = node.output(0);
+  if (name.empty())
+    name = getFirstOutputName(node);
   return NameLoc::get(builder.getStringAttr(name), fileLoc);
 }
 
@@ -77,7 +86,8 @@ LogicalResult Importer::nodeError(const onnx::NodeProto &node,
   if (!node.name().empty())
     diag << "node '" << node.name() << "'";
   else if (node.output_size() > 0)
-    diag << "node #" << currentNode << " (output '" << node.output(0) << "')";
+    diag << "node #" << currentNode << " (output '" << getFirstOutputName(node)
+         << "')";
   else
     diag << "node #" << currentNode;
   diag << " (op type '" << node.op_type() << "', ";
@@ -303,6 +313,9 @@ LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
 LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
                                   Value value) {
   StringRef name = node.output(index);
+  // An optional output the model does not ask for.
+  if (name.empty())
+    return success();
   Entry &entry = values[name];
   if (entry.value || entry.constant)
     return nodeError(node, "value '" + name + "' is defined twice");
@@ -328,6 +341,9 @@ LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
 void Importer::setConstantOutput(const onnx::NodeProto &node, int index,
                                  const ConstantTensor *tensor) {
   StringRef name = node.output(index);
+  // An optional output the model does not ask for.
+  if (name.empty())
+    return;
   Entry &entry = values[name];
   if (entry.value || entry.constant) {
     (void)nodeError(node, "value '" + name + "' is defined twice");
@@ -506,7 +522,8 @@ void Importer::importNode(const onnx::NodeProto &node) {
     poisonOutputs(node);
     return;
   }
-  if (node.output_size() == 0 || node.output(0).empty()) {
+  if (llvm::all_of(node.output(),
+                   [](const std::string &name) { return name.empty(); })) {
     (void)nodeError(node, "the node has no output");
     return;
   }

@@ -13,16 +13,25 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::graph;
 
 #include "graph/Dialect/Graph/IR/GraphDialect.cpp.inc"
+#include "graph/Dialect/Graph/IR/GraphEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "graph/Dialect/Graph/IR/GraphAttrs.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "graph/Dialect/Graph/IR/GraphOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "graph/Dialect/Graph/IR/GraphAttrs.cpp.inc"
       >();
 }
 

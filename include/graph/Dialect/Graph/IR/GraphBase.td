@@ -29,6 +29,7 @@ def Graph_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
+  let useDefaultAttributePrinterParser = 1;
 }
 
 // The random number generator state that `graph.random_uniform` and training

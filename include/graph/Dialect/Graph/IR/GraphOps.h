@@ -66,6 +66,10 @@ void populateTransposeSplittingPatterns(RewritePatternSet &patterns,
 } // namespace graph
 } // namespace mlir
 
+#include "graph/Dialect/Graph/IR/GraphEnums.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "graph/Dialect/Graph/IR/GraphAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "graph/Dialect/Graph/IR/GraphOps.h.inc"
 

@@ -13,6 +13,7 @@
 #ifndef GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
 #define GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
 
+include "graph/Dialect/Graph/IR/GraphAttrs.td"
 include "graph/Dialect/Graph/IR/GraphBase.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -496,5 +497,6 @@ include "graph/Dialect/Graph/IR/GraphShapeOps.td"
 include "graph/Dialect/Graph/IR/GraphReductionOps.td"
 include "graph/Dialect/Graph/IR/GraphNNOps.td"
 include "graph/Dialect/Graph/IR/GraphQuantOps.td"
+include "graph/Dialect/Graph/IR/GraphRecurrentOps.td"
 
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
