@@ -45,6 +45,7 @@ void mlir::graph::populateGraphToLinalgConversionPatterns(
   populateReductionToLinalgPatterns(converter, patterns);
   populateNNToLinalgPatterns(converter, patterns);
   populateRecurrentToLinalgPatterns(converter, patterns);
+  populateGridSampleToLinalgPatterns(converter, patterns);
 }
 
 namespace {

@@ -62,6 +62,9 @@ void populateReductionToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
 /// batch_matmul, einsum, conv, conv_transpose, max_pool, avg_pool,
 /// conv_integer, matmul_integer.
+/// graph.grid_sample: one generic reading the image with tensor.extract.
+void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
 /// graph.rnn, graph.gru, graph.lstm: one loop over the time steps.
 void populateRecurrentToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);

@@ -383,6 +383,7 @@ GRAPH_ONNX_IMPORTER(importPoolND)
 GRAPH_ONNX_IMPORTER(importBatchMatMul)
 GRAPH_ONNX_IMPORTER(importLRN)
 GRAPH_ONNX_IMPORTER(importMaxUnpool)
+GRAPH_ONNX_IMPORTER(importGridSample)
 // ImportRecurrent.cpp: RNN, GRU, LSTM.
 GRAPH_ONNX_IMPORTER(importRecurrent)
 // ImportQuant.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,

@@ -724,3 +724,55 @@ mlir::graph::onnx_import::importEinsum(Importer &importer,
                                   *inputs, b.getStringAttr(equation));
   return importer.setOutput(node, 0, result);
 }
+
+/// GridSample: opset 16's modes bilinear, nearest, bicubic, opset 20's
+/// linear, nearest, cubic; 2-D images (opset 20's volumes are refused).
+LogicalResult
+mlir::graph::onnx_import::importGridSample(Importer &importer,
+                                           const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> mode = attrs.getString(
+      "mode", importer.getOpset() >= 20 ? "linear" : "bilinear");
+  FailureOr<std::string> padding = attrs.getString("padding_mode", "zeros");
+  FailureOr<int64_t> alignCorners = attrs.getInt("align_corners", 0);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  FailureOr<Value> grid = importer.getInput(node, 1);
+  if (failed(mode) || failed(padding) || failed(alignCorners) || failed(x) ||
+      failed(grid) || failed(checkFloatType(importer, node, *x, 0)) ||
+      failed(checkFloatType(importer, node, *grid, 1)))
+    return failure();
+  std::optional<SampleMode> sampleMode =
+      llvm::StringSwitch<std::optional<SampleMode>>(*mode)
+          .Cases({"bilinear", "linear"}, SampleMode::linear)
+          .Case("nearest", SampleMode::nearest)
+          .Cases({"bicubic", "cubic"}, SampleMode::cubic)
+          .Default(std::nullopt);
+  if (!sampleMode)
+    return importer.nodeError(node, "mode '" + *mode + "' is not supported");
+  std::optional<SamplePadding> samplePadding = symbolizeSamplePadding(*padding);
+  if (!samplePadding)
+    return importer.nodeError(node, "padding_mode '" + *padding +
+                                        "' is not zeros, border or reflection");
+  RankedTensorType xType = Importer::getType(*x);
+  RankedTensorType gridType = Importer::getType(*grid);
+  if (xType.getRank() != 4)
+    return importer.nodeError(node, "only 2-D images (X of rank 4) are "
+                                    "supported, X has rank " +
+                                        Twine(xType.getRank()));
+  if (gridType.getRank() != 4 || gridType.getDimSize(3) != 2 ||
+      gridType.getDimSize(0) != xType.getDimSize(0))
+    return importer.nodeError(node, "grid must be [N, Ho, Wo, 2] with X's N");
+  if (gridType.getElementType() != xType.getElementType())
+    return importer.nodeError(node, "grid must have X's element type");
+  OpBuilder &b = importer.getBuilder();
+  MLIRContext *context = b.getContext();
+  Value result = GridSampleOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType({xType.getDimSize(0), xType.getDimSize(1),
+                              gridType.getDimSize(1), gridType.getDimSize(2)},
+                             xType.getElementType()),
+      *x, *grid, SampleModeAttr::get(context, *sampleMode),
+      SamplePaddingAttr::get(context, *samplePadding),
+      *alignCorners ? b.getUnitAttr() : UnitAttr());
+  return importer.setOutput(node, 0, result);
+}

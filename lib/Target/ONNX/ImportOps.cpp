@@ -873,6 +873,7 @@ OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
       .Case("LRN", importLRN)
       .Case("MaxUnpool", importMaxUnpool)
+      .Case("GridSample", importGridSample)
       .Cases({"RNN", "GRU", "LSTM"}, importRecurrent)
       .Case("MatMul", importMatMul)
       .Case("Gemm", importGemm)

@@ -653,3 +653,171 @@ OpFoldResult mlir::graph::foldTypedConcat(ArrayRef<Attribute> attrs,
   return TypedTensor(type, inputs[0].getKind(), false, std::move(bytes))
       .toAttr();
 }
+
+//===----------------------------------------------------------------------===//
+// graph.grid_sample
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridSampleOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getGrid(), "operand 'grid'",
+                           TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getGrid(),
+                                  "operand 'grid'")))
+    return failure();
+  ArrayRef<int64_t> x = getDims(getX()), grid = getDims(getGrid());
+  if (x.size() != 4)
+    return emitOpError() << "operand 'x' must be [N, C, H, W], but has shape "
+                         << formatDims(x);
+  if (grid.size() != 4 || grid[0] != x[0] || grid[3] != 2)
+    return emitOpError() << "operand 'grid' must be [" << x[0]
+                         << ", Ho, Wo, 2], but has shape " << formatDims(grid);
+  return checkResultDims(*this, {x[0], x[1], grid[1], grid[2]});
+}
+
+namespace {
+/// The scalar steps of graph.grid_sample in the compute type `C`, the
+/// lowering's (GridSampleToLinalg.cpp) one for one. Pixel coordinates stay
+/// floats until they index, clamped first (a NaN position reads pixel 0).
+template <typename C> struct GridSampler {
+  int64_t height, width;
+  bool alignCorners;
+  SamplePadding padding;
+
+  /// The bounds of the coordinates that need no padding.
+  C low() const { return alignCorners ? C(0) : C(-0.5); }
+  C high(int64_t size) const {
+    return alignCorners ? C(size - 1) : C(size) - C(0.5);
+  }
+  C denormalize(C n, int64_t size) const {
+    return alignCorners ? (n + C(1)) / C(2) * C(size - 1)
+                        : ((n + C(1)) * C(size) - C(1)) / C(2);
+  }
+  /// `v` reflected about `lo` and `hi` until within them.
+  static C reflect(C v, C lo, C hi) {
+    C range = hi - lo;
+    bool below = v<lo, above = v> hi;
+    C distance = below ? lo - v : v - hi;
+    C turns = std::trunc(distance / range);
+    C rest = distance - turns * range;
+    bool even = turns - C(2) * std::floor(turns / C(2)) == C(0);
+    C reflected = below ? (even ? lo + rest : hi - rest)
+                        : (above ? (even ? hi - rest : lo + rest) : v);
+    return range == C(0) ? lo : reflected;
+  }
+  /// The position of the (already rounded, for nearest) coordinates, moved
+  /// inside the bounds by border or reflection padding when either is
+  /// outside them.
+  void place(C &x, C &y) const {
+    bool outside =
+        x < low() || x > high(width) || y < low() || y > high(height);
+    if (!outside || padding == SamplePadding::zeros)
+      return;
+    if (padding == SamplePadding::border) {
+      x = std::fmin(std::fmax(x, C(0)), C(width - 1));
+      y = std::fmin(std::fmax(y, C(0)), C(height - 1));
+      return;
+    }
+    x = reflect(x, low(), high(width));
+    y = reflect(y, low(), high(height));
+  }
+  /// Pixel (r, c) of `image` (a function of two indices), or what the
+  /// padding reads there.
+  template <typename Fn> C pixel(const Fn &image, C r, C c) const {
+    auto index = [&](C v, int64_t size, bool &inside) {
+      inside = v >= C(0) && v <= C(size - 1);
+      if (padding == SamplePadding::reflection)
+        v = reflect(v, low(), high(size));
+      return int64_t(std::fmin(std::fmax(v, C(0)), C(size - 1)));
+    };
+    bool insideRow, insideColumn;
+    int64_t row = index(r, height, insideRow);
+    int64_t column = index(c, width, insideColumn);
+    C value = image(row, column);
+    if (padding == SamplePadding::zeros && !(insideRow && insideColumn))
+      return C(0);
+    return value;
+  }
+  /// Keys' cubic convolution weights of the four taps at distance t from
+  /// the second.
+  static void cubicWeights(C t, C (&w)[4]) {
+    const C a = C(-0.75);
+    t = std::abs(t);
+    C t1 = t + C(1), u = C(1) - t, u1 = C(2) - t;
+    w[0] = ((a * t1 - C(5) * a) * t1 + C(8) * a) * t1 - C(4) * a;
+    w[1] = ((a + C(2)) * t - (a + C(3))) * t * t + C(1);
+    w[2] = ((a + C(2)) * u - (a + C(3))) * u * u + C(1);
+    w[3] = ((a * u1 - C(5) * a) * u1 + C(8) * a) * u1 - C(4) * a;
+  }
+  template <typename Fn>
+  C sample(const Fn &image, SampleMode mode, C nx, C ny) const {
+    C x = denormalize(nx, width), y = denormalize(ny, height);
+    if (mode == SampleMode::nearest) {
+      x = std::nearbyint(x);
+      y = std::nearbyint(y);
+    }
+    place(x, y);
+    if (mode == SampleMode::nearest)
+      return pixel(image, y, x);
+    C x0 = std::floor(x), y0 = std::floor(y);
+    if (mode == SampleMode::linear) {
+      C x1 = x0 + C(1), y1 = y0 + C(1);
+      C dx1 = x - x0, dx2 = x1 - x, dy1 = y - y0, dy2 = y1 - y;
+      return dy2 * (dx2 * pixel(image, y0, x0) + dx1 * pixel(image, y0, x1)) +
+             dy1 * (dx2 * pixel(image, y1, x0) + dx1 * pixel(image, y1, x1));
+    }
+    C wx[4], wy[4];
+    cubicWeights(x - x0, wx);
+    cubicWeights(y - y0, wy);
+    C result = C(0);
+    for (int h = 0; h < 4; ++h) {
+      C row = C(0);
+      for (int w = 0; w < 4; ++w)
+        row += wx[w] * pixel(image, y0 + C(h - 1), x0 + C(w - 1));
+      result += wy[h] * row;
+    }
+    return result;
+  }
+};
+} // namespace
+
+OpFoldResult GridSampleOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  std::optional<TypedTensor> grid = readTypedTensor(adaptor.getGrid());
+  if (!type || !x || !grid || failed(verify()))
+    return {};
+  if (!withinFoldLimits({type.getNumElements()}, 16 * type.getNumElements()))
+    return {};
+  ArrayRef<int64_t> in = x->getShape(), out = type.getShape();
+  TypedTensor result = TypedTensor::zeros(type);
+  bool ok = dispatchKind(x->getKind(), [&](auto t) {
+    using T = decltype(t);
+    using C = ComputeType<T>;
+    if constexpr (!std::is_floating_point_v<C>) {
+      return false;
+    } else {
+      GridSampler<C> sampler{in[2], in[3], getAlignCorners(), getPadding()};
+      int64_t i = 0;
+      for (int64_t n = 0; n < out[0]; ++n)
+        for (int64_t c = 0; c < out[1]; ++c) {
+          int64_t plane = (n * in[1] + c) * in[2] * in[3];
+          auto image = [&](int64_t r, int64_t col) {
+            return widen(x->get<T>(plane + r * in[3] + col));
+          };
+          for (int64_t oy = 0; oy < out[2]; ++oy)
+            for (int64_t ox = 0; ox < out[3]; ++ox) {
+              int64_t at = ((n * out[2] + oy) * out[3] + ox) * 2;
+              C value =
+                  sampler.sample(image, getMode(), widen(grid->get<T>(at)),
+                                 widen(grid->get<T>(at + 1)));
+              result.set<T>(i++, narrow<T>(value));
+            }
+        }
+      return true;
+    }
+  });
+  if (!ok)
+    return {};
+  return result.toAttr();
+}

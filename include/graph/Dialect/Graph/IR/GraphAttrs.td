@@ -30,4 +30,32 @@ def Graph_Direction : I32EnumAttr<"Direction",
 def Graph_DirectionAttr : EnumAttr<Graph_Dialect, Graph_Direction,
                                    "direction">;
 
+def Graph_SampleMode : I32EnumAttr<"SampleMode",
+    "how graph.grid_sample interpolates between pixels", [
+      I32EnumAttrCase<"linear", 0>,
+      I32EnumAttrCase<"nearest", 1>,
+      I32EnumAttrCase<"cubic", 2>
+    ]> {
+  let cppNamespace = "::mlir::graph";
+  let genSpecializedAttr = 0;
+}
+
+// Printed `#graph<sample_mode cubic>`.
+def Graph_SampleModeAttr : EnumAttr<Graph_Dialect, Graph_SampleMode,
+                                    "sample_mode">;
+
+def Graph_SamplePadding : I32EnumAttr<"SamplePadding",
+    "what graph.grid_sample reads outside the input", [
+      I32EnumAttrCase<"zeros", 0>,
+      I32EnumAttrCase<"border", 1>,
+      I32EnumAttrCase<"reflection", 2>
+    ]> {
+  let cppNamespace = "::mlir::graph";
+  let genSpecializedAttr = 0;
+}
+
+// Printed `#graph<sample_padding reflection>`.
+def Graph_SamplePaddingAttr : EnumAttr<Graph_Dialect, Graph_SamplePadding,
+                                       "sample_padding">;
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHATTRS_TD

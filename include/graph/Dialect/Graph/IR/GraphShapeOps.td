@@ -127,4 +127,32 @@ def Graph_ResizeOp : Graph_ComputeOp<"resize"> {
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_GridSampleOp : Graph_ComputeOp<"grid_sample"> {
+  let summary = "samples an image at the positions of a grid, as ONNX GridSample";
+  let description = [{
+    `x` is [N, C, H, W], `grid` [N, Ho, Wo, 2] of positions (x, y)
+    normalized to [-1, 1]; the result is [N, C, Ho, Wo]. A position becomes
+    the pixel coordinate `(x + 1) / 2 * (W - 1)` with `align_corners`
+    (-1 and 1 at the centres of the corner pixels), else
+    `((x + 1) * W - 1) / 2` (at their outer edges); y likewise with H.
+    `mode` linear interpolates between the 2 x 2 pixels around it, nearest
+    takes the pixel at the coordinate rounded half to even, cubic the 4 x 4
+    around it with Keys' coefficients (a = -0.75). A coordinate outside
+    [-0.5, W - 0.5] ([0, W - 1] with `align_corners`) is first clamped to
+    [0, W - 1] with `padding` border, or reflected about those bounds with
+    reflection; then the pixels the interpolation reads outside the image
+    are 0 (zeros), the nearest border pixel (border) or the reflected pixel
+    (reflection). Float element types.
+  }];
+  let arguments = (ins AnyTensor:$x, AnyTensor:$grid,
+                   DefaultValuedAttr<Graph_SampleModeAttr,
+                                     "SampleMode::linear">:$mode,
+                   DefaultValuedAttr<Graph_SamplePaddingAttr,
+                                     "SamplePadding::zeros">:$padding,
+                   UnitAttr:$align_corners);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat =
+      "$x `,` $grid attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
