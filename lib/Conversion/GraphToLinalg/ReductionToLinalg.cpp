@@ -454,8 +454,10 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
     Location loc = op.getLoc();
     auto valuesType = cast<RankedTensorType>(op.getValues().getType());
     ArrayRef<int64_t> shape = valuesType.getShape();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + int64_t(shape.size())
-                                    : int64_t(op.getAxis());
+    // An I64Attr reads as unsigned: the default axis -1 as 2^64 - 1.
+    int64_t axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += int64_t(shape.size());
     int64_t size = cast<RankedTensorType>(op.getX().getType()).getDimSize(axis);
     Type graphType = valuesType.getElementType();
     bool smallest = op.getSmallest(),
