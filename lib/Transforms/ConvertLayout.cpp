@@ -164,8 +164,10 @@ struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
       inputs.push_back(transpose.getX());
     }
     int64_t rank = perm->size();
-    int64_t axis =
-        concat.getAxis() < 0 ? concat.getAxis() + rank : concat.getAxis();
+    // An I64Attr reads as unsigned: a negative axis as 2^64 - n.
+    int64_t axis = int64_t(concat.getAxis());
+    if (axis < 0)
+      axis += rank;
     if (axis < 0 || axis >= rank)
       return failure();
     SmallVector<int64_t> inverse(rank);

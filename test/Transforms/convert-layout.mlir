@@ -127,6 +127,22 @@ func.func @concat_convs(%x: tensor<1x3x8x8xf32>, %w1: tensor<2x3x1x1xf32>, %w2: 
 
 // -----
 
+// The same with the channel axis counted from the end (-3): the concat moves
+// to NHWC all the same.
+
+// CHECK-LABEL: func.func @concat_negative_axis
+// CHECK: graph.concat %{{.*}}, %{{.*}} {axis = 3 : i64} : (tensor<1x8x8x2xf32>, tensor<1x8x8x5xf32>) -> tensor<1x8x8x7xf32>
+// CHECK-NEXT: graph.relu %{{.*}} : tensor<1x8x8x7xf32>
+func.func @concat_negative_axis(%x: tensor<1x3x8x8xf32>, %w1: tensor<2x3x1x1xf32>, %w2: tensor<5x3x1x1xf32>) -> tensor<1x7x8x8xf32> {
+  %0 = graph.conv2d %x, %w1 : (tensor<1x3x8x8xf32>, tensor<2x3x1x1xf32>) -> tensor<1x2x8x8xf32>
+  %1 = graph.conv2d %x, %w2 : (tensor<1x3x8x8xf32>, tensor<5x3x1x1xf32>) -> tensor<1x5x8x8xf32>
+  %2 = graph.concat %0, %1 {axis = -3} : (tensor<1x2x8x8xf32>, tensor<1x5x8x8xf32>) -> tensor<1x7x8x8xf32>
+  %3 = graph.relu %2 : tensor<1x7x8x8xf32>
+  return %3 : tensor<1x7x8x8xf32>
+}
+
+// -----
+
 // An op with no NHWC form (softmax over the channels) keeps the transpose
 // before it; the per-channel bias before it is permuted at compile time.
 
