@@ -438,6 +438,7 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   GraphVectorizeOptions vectorizeOptions;
   vectorizeOptions.targetCpu = options.targetCpu;
   vectorizeOptions.targetFeatures = options.targetFeatures;
+  vectorizeOptions.fuseEpilogues = options.fuseEpilogues;
   onFunctions(createGraphVectorize(vectorizeOptions));
   cleanUp();
 

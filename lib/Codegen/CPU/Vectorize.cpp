@@ -15,6 +15,9 @@
 //    output tiles [1, 1, OW-tile, C-tile] with the whole window, written out
 //    as vector FMAs, maximums or sums (emitWindowKernel);
 //  - matmul: M x N x K tiles, the same outer-product micro-kernel;
+//  - contractions by packed weights with their accumulators' initializer
+//    and their elementwise consumers fused into the register tiles
+//    (fuseIntoContractionTiles);
 //  - elementwise ops, fills and broadcasts: a few vectors per innermost row;
 //  - reductions of the innermost dimension (softmax, LayerNorm's means): a
 //    row per tile, reduced by vector.reduction;
@@ -281,6 +284,7 @@ private:
   LogicalResult decomposePads();
   LogicalResult inferStaticTiles();
   LogicalResult distributeOverThreads(RewriterBase &rewriter);
+  LogicalResult fuseIntoContractionTiles(RewriterBase &rewriter);
   LogicalResult tileToRegisters(RewriterBase &rewriter);
   LogicalResult decomposeConvolutions();
   void vectorizeTiles(RewriterBase &rewriter);
@@ -556,6 +560,163 @@ GraphVectorizePass::distributeOverThreads(RewriterBase &rewriter) {
   return success();
 }
 
+/// Marks the ops of a register tile that fuseIntoContractionTiles made: they
+/// are register-sized already, tileToRegisters leaves them as they are and
+/// vectorizeTiles takes them whole.
+static constexpr StringLiteral kRegisterTileAttr = "graph.register_tile";
+
+/// The op that consumes `result` element by element, where each tile of
+/// `result` gives the same tile of the consumer's result: its one user, a
+/// generic of parallel loops over `result`'s shape reading it through the
+/// identity (a bias, an activation, a residual add).
+static linalg::GenericOp getElementwiseConsumer(Value result) {
+  if (!result.hasOneUse())
+    return {};
+  OpOperand &use = *result.getUses().begin();
+  auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!consumer || !hasStaticTensorSemantics(consumer) ||
+      consumer->getNumResults() != 1 ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      !consumer.getMatchingIndexingMap(&use).isIdentity() ||
+      consumer->getResult(0).getType() != result.getType())
+    return {};
+  if (!llvm::all_of(consumer.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return {};
+  return consumer;
+}
+
+/// A contraction by packed weights computes its accumulators in registers;
+/// what initializes them (a fill, the bias's broadcast) and what its result
+/// goes through element by element (the group's epilogue) are separate ops
+/// that, tiled on their own, would each pass over the tile in memory: for
+/// convolutions with few input channels (MobileNetV2's 1x1 layers of 16-24)
+/// those passes cost as much as the FMAs. Here the last of those consumers
+/// is tiled by the contraction's register tile, and the contraction and its
+/// initializer are fused into its tiles; the contraction's reduction is then
+/// tiled inside. After vectorization every step of a tile reads what the one
+/// before wrote at the same place and with the same shape, so the transfers
+/// fold and the tile stays in registers from the bias to the epilogue.
+LogicalResult
+GraphVectorizePass::fuseIntoContractionTiles(RewriterBase &rewriter) {
+  SmallVector<linalg::GenericOp> contractions;
+  getOperation()->walk([&](linalg::GenericOp op) {
+    if (isPackedContraction(op) && hasStaticTensorSemantics(op))
+      contractions.push_back(op);
+  });
+  for (linalg::GenericOp contraction : contractions) {
+    std::optional<SmallVector<int64_t>> sizes =
+        chooseTileSizes(target, contraction);
+    if (!sizes)
+      continue;
+    SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators =
+        contraction.getIteratorTypesArray();
+    // Tiles of one static shape only: a partial tile (a matmul's rows that
+    // the tile does not divide) is left to tileToRegisters' peeling.
+    bool divides =
+        llvm::all_of(llvm::seq<size_t>(0, ranges.size()), [&](size_t loop) {
+          return (*sizes)[loop] > 0 && ranges[loop] % (*sizes)[loop] == 0;
+        });
+    if (!divides)
+      continue;
+    // The initializer: a fill or a broadcast (a bias), or any elementwise op
+    // the contraction alone reads.
+    OpOperand *accOperand = contraction.getDpsInitOperand(0);
+    auto initializer = accOperand->get().getDefiningOp<linalg::LinalgOp>();
+    if (initializer &&
+        (!accOperand->get().hasOneUse() ||
+         initializer.getNumParallelLoops() != initializer.getNumLoops()))
+      initializer = nullptr;
+    llvm::SmallPtrSet<Operation *, 8> fused = {contraction};
+    if (initializer)
+      fused.insert(initializer);
+    Operation *root = contraction;
+    while (linalg::GenericOp consumer =
+               getElementwiseConsumer(root->getResult(0))) {
+      fused.insert(consumer);
+      root = consumer;
+    }
+    if (root == contraction && !initializer)
+      continue;
+
+    // The root's tile sizes and loop order: the contraction's, over its
+    // result's dimensions when the root is its last consumer.
+    AffineMap accMap = contraction.getMatchingIndexingMap(accOperand);
+    auto resultPosition = [&](unsigned loop) -> std::optional<unsigned> {
+      return accMap.getResultPosition(getAffineDimExpr(loop, &getContext()));
+    };
+    SmallVector<int64_t> rootSizes, rootOrder;
+    std::optional<SmallVector<int64_t>> interchange =
+        chooseInterchange(target, contraction);
+    SmallVector<int64_t> order = interchange.value_or(llvm::to_vector(
+        llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size()))));
+    if (root == contraction) {
+      rootSizes = *sizes;
+      for (auto [loop, iterator] : llvm::enumerate(iterators))
+        if (iterator == utils::IteratorType::reduction)
+          rootSizes[loop] = 0;
+      rootOrder = order;
+    } else {
+      for (unsigned position = 0; position < accMap.getNumResults(); ++position)
+        rootSizes.push_back((*sizes)[accMap.getDimPosition(position)]);
+      for (int64_t loop : order)
+        if (std::optional<unsigned> position = resultPosition(loop))
+          rootOrder.push_back(*position);
+    }
+
+    scf::SCFTilingOptions tilingOptions;
+    tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(&getContext(), rootSizes));
+    if (interchange)
+      tilingOptions.setInterchange(rootOrder);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tilingOptions);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!fused.contains(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root), options);
+    if (failed(result))
+      return root->emitOpError("could not be fused into register tiles");
+    rewriter.replaceAllUsesWith(
+        root->getResult(0), result->replacements.lookup(root->getResult(0)));
+
+    // The contraction's tile, its reduction tiled inside.
+    for (Operation *op : result->tiledAndFusedOps) {
+      if (!isPackedContraction(op)) {
+        op->setAttr(kRegisterTileAttr, rewriter.getUnitAttr());
+        continue;
+      }
+      SmallVector<int64_t> reductionSizes(ranges.size(), 0);
+      for (auto [loop, iterator] : llvm::enumerate(iterators))
+        if (iterator == utils::IteratorType::reduction)
+          reductionSizes[loop] = (*sizes)[loop];
+      Operation *tile = op;
+      if (reductionSizes != SmallVector<int64_t>(ranges.size(), 0)) {
+        scf::SCFTilingOptions reductionOptions;
+        reductionOptions.setTileSizes(
+            getAsIndexOpFoldResult(&getContext(), reductionSizes));
+        rewriter.setInsertionPoint(op);
+        FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+            rewriter, cast<TilingInterface>(op), reductionOptions);
+        if (failed(tiled))
+          return op->emitOpError("could not be tiled to registers");
+        rewriter.replaceOp(op, tiled->replacements);
+        tile = tiled->tiledOps.front();
+      }
+      tile->setAttr(kRegisterTileAttr, rewriter.getUnitAttr());
+    }
+  }
+  return success();
+}
+
 /// Tiles every op with register tile sizes into scf.for loops. Ops whose
 /// tiles would be the whole op are left as they are.
 LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
@@ -566,7 +727,8 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
     bool tileable = isa<linalg::TransposeOp>(op.getOperation())
                         ? op.hasPureTensorSemantics()
                         : hasStaticTensorSemantics(op);
-    if (tileable && chooseTileSizes(target, op))
+    if (tileable && !op->hasAttr(kRegisterTileAttr) &&
+        chooseTileSizes(target, op))
       targets.push_back(op);
   });
   for (linalg::LinalgOp op : targets) {
@@ -874,7 +1036,7 @@ void GraphVectorizePass::vectorizeTiles(RewriterBase &rewriter) {
     if (!hasStaticTensorSemantics(op))
       return;
     if (isa<linalg::Conv1DNwcWcfOp, linalg::DepthwiseConv1DNwcWcOp>(op) ||
-        isPackedContractionTile(op) ||
+        isPackedContractionTile(op) || op->hasAttr(kRegisterTileAttr) ||
         (isChannelWindowOp(op) && op->getParentOfType<LoopLikeOpInterface>())) {
       targets.push_back(op);
       return;
@@ -996,6 +1158,7 @@ void GraphVectorizePass::runOnOperation() {
     return signalPassFailure();
   collapseElementwiseLoops(rewriter);
   if (failed(decomposePads()) || failed(distributeOverThreads(rewriter)) ||
+      (fuseEpilogues && failed(fuseIntoContractionTiles(rewriter))) ||
       failed(tileToRegisters(rewriter)) || failed(inferStaticTiles()) ||
       failed(decomposeConvolutions()))
     return signalPassFailure();

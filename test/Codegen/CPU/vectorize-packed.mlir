@@ -70,14 +70,17 @@ func.func @keys(%q: tensor<2x5x16xf32>, %k: tensor<2x16x197xf32>) -> tensor<2x5x
 // small stay in L2 while each tile of input is read from L1 for both), the
 // loops over KH, KW and the channels carrying the accumulators; per step of
 // the channels one broadcast per pixel, two loads of weights, one FMA per
-// accumulator.
+// accumulator. The fill of the accumulators is fused into the register
+// tile: they start as zeros in registers, never written to memory first.
 // CHECK-LABEL: func.func @packed_conv
-// CHECK: vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x6x8x2x16xf32>
+// CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<1x3x2x1x16xf32>
+// CHECK-NOT: vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x6x8x2x16xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c6 step %c3 {{.*}} -> (tensor<1x6x8x2x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c2 {{.*}} -> (tensor<1x6x8x2x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c2 step %c1 {{.*}} -> (tensor<1x6x8x2x16xf32>)
-// CHECK-NEXT: vector.transfer_read {{.*}} : tensor<1x6x8x2x16xf32>, vector<3x2x1x16xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {{.*}} -> (vector<1x3x2x1x16xf32>)
+// CHECK-NOT: vector.transfer_read {{.*}} : tensor<1x6x8x2x16xf32>
+// CHECK-NOT: vector.transfer_read {{.*}} : tensor<1x3x2x1x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<1x3x2x1x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c3 step %c1 {{.*}} -> (vector<1x3x2x1x16xf32>)
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c8 {{.*}} -> (vector<1x3x2x1x16xf32>)
 // CHECK-COUNT-48: vector.fma {{.*}} : vector<16xf32>

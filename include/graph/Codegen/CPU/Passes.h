@@ -80,6 +80,11 @@ struct GraphLowerToLLVMOptions
       llvm::cl::desc("Let the kernel producing a convolution's input write "
                      "it padded (graph-pad-in-producer)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseEpilogues{
+      *this, "fuse-epilogues",
+      llvm::cl::desc("Compute each contraction's bias and epilogue in its "
+                     "register tiles (graph-vectorize)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxThreads{
       *this, "max-threads",
       llvm::cl::desc("The most threads a parallel loop with per-thread "

@@ -168,6 +168,12 @@ def GraphVectorize : Pass<"graph-vectorize"> {
     `tensor.pad` as a filled buffer the padded value is written into. Tile
     sizes divide the dimensions, so every tile has a static shape.
 
+    A contraction by packed weights takes what initializes its accumulators
+    (a fill, a bias's broadcast) and the elementwise ops that consume its
+    result (a group's epilogue) into its register tiles (`fuse-epilogues`):
+    the tile goes from the bias through the FMAs to the epilogue in
+    registers and is written once.
+
     Every size comes from the target description (`CPUTarget`): the f32
     lanes of a vector, the number of vector registers that accumulators,
     weight rows and broadcasts must share, the transpose block. The target is
@@ -179,6 +185,9 @@ def GraphVectorize : Pass<"graph-vectorize"> {
     Option<"targetFeatures", "target-features", "std::string",
            /*default=*/"\"\"",
            "Target features to add or remove, e.g. +avx2,-avx512f">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Fuse the initializer and the elementwise consumers of each "
+           "contraction by packed weights into its register tiles">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
