@@ -176,8 +176,12 @@ ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
       panelColumns > 0 ? llvm::SmallVector<int64_t>{panelColumns}
                        : laneTileCandidates(filters, f32Lanes,
                                             /*maxVectors=*/8);
-  // The scoring of chooseRegisterTile over 2-D blocks of pixels; among
-  // equals, the widest block (one output row reads one input row).
+  // The scoring of chooseRegisterTile over 2-D blocks of pixels, a weight
+  // vector wider than the target's full-rate load counting as several
+  // loads; among equals, the widest block (one output row reads one input
+  // row).
+  double weightLoadCost = std::max<double>(
+      1.0, double(target.vectorBytes) / double(target.fullRateLoadBytes));
   ConvConfig best;
   double bestScore = -1;
   int64_t bestAccumulators = 0;
@@ -198,7 +202,8 @@ ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
                 kBroadcastFMA.fixedRegisters >
             target.numVectorRegisters)
           continue;
-        double score = double(accumulators) / double(rows + columns);
+        double score =
+            double(accumulators) / double(rows + weightLoadCost * columns);
         if (score > bestScore ||
             (score == bestScore && accumulators > bestAccumulators)) {
           best.panelColumns = lanes;
