@@ -745,13 +745,16 @@ LogicalResult GraphVectorizePass::tileToRegisters(RewriterBase &rewriter) {
         rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
       return op.emitOpError("could not be tiled to registers");
-    // Rows that the row tile does not divide (a packed matmul's M, the
-    // innermost loop of a row reduction or an elementwise op): that loop over
+    // Rows that the row tile does not divide (a packed matmul's M, a packed
+    // convolution's output rows, the innermost loop of a row reduction or an
+    // elementwise op): that loop over
     // tiles is peeled, so that every full tile keeps its static shape and the
     // last, partial one gets a static shape of its own.
     std::optional<unsigned> peelDim;
     if (isPackedMatmul(op))
       peelDim = 0;
+    else if (isPackedConv(op))
+      peelDim = 1;
     else if (!isa<linalg::TransposeOp>(op.getOperation()))
       peelDim = sizes.size() - 1;
     int64_t extent = peelDim ? op.getStaticLoopRanges()[*peelDim] : 0;

@@ -185,6 +185,7 @@ ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
   ConvConfig best;
   double bestScore = -1;
   int64_t bestAccumulators = 0;
+  bool bestDivides = false;
   for (int64_t lanes : candidates) {
     int64_t columns = llvm::divideCeil(lanes, f32Lanes);
     for (int64_t width = std::min<int64_t>(outputWidth, 32); width >= 1;
@@ -194,7 +195,11 @@ ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
       for (int64_t height = 1; height * width <= 32; ++height) {
         if (height > outputHeight)
           break;
-        if (outputHeight % height != 0)
+        // Whole rows of a map whose height no good tile divides (ResNet's
+        // 7 x 7) may leave a last, shorter tile (graph-vectorize peels it):
+        // scored over all the map's tiles.
+        int64_t remainder = outputHeight % height;
+        if (remainder != 0 && width != outputWidth)
           continue;
         int64_t rows = height * width;
         int64_t accumulators = rows * columns;
@@ -202,15 +207,24 @@ ConvConfig mlir::graph::chooseConvConfig(const CPUTarget &target,
                 kBroadcastFMA.fixedRegisters >
             target.numVectorRegisters)
           continue;
+        int64_t fullTiles = outputHeight / height;
+        int64_t remainderRows = remainder * width;
         double score =
-            double(accumulators) / double(rows + weightLoadCost * columns);
+            double((fullTiles * rows + remainderRows) * columns) /
+            double(fullTiles * (rows + weightLoadCost * columns) +
+                   (remainder ? remainderRows + weightLoadCost * columns : 0));
+        // Among equals, tiles that divide the map (no peeled tile), then
+        // the most accumulators.
         if (score > bestScore ||
-            (score == bestScore && accumulators > bestAccumulators)) {
+            (score == bestScore &&
+             std::make_pair(remainder == 0, accumulators) >
+                 std::make_pair(bestDivides, bestAccumulators))) {
           best.panelColumns = lanes;
           best.tileHeight = height;
           best.tileWidth = width;
           bestScore = score;
           bestAccumulators = accumulators;
+          bestDivides = remainder == 0;
         }
       }
     }

@@ -91,3 +91,23 @@ func.func @packed_conv(%x: tensor<1x6x8x16xf32>, %w: tensor<2x3x3x16x16xf32>) ->
   %y = graph.conv2d %x, %w {layout = "NHWC", packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x16xf32>, tensor<2x3x3x16x16xf32>) -> tensor<1x6x8x32xf32>
   return %y : tensor<1x6x8x32xf32>
 }
+
+// A 7 x 7 map: no tile height divides 7, so the tiles are two whole rows (14
+// pixels x one ymm of filters: 14 accumulators) and the last row is peeled
+// into a tile of its own (7 accumulators), both with static shapes. The
+// epilogue is not fused into tiles of two shapes: the fill stays a loop of
+// its own.
+// CHECK-LABEL: func.func @packed_conv_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c2 {{.*}} -> (tensor<1x7x7x1x8xf32>)
+// CHECK: scf.for %{{.*}} -> (vector<1x2x7x1x8xf32>)
+// CHECK-COUNT-112: vector.fma {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<2x7x1x8xf32>, tensor<1x7x7x1x8xf32>
+// CHECK: scf.for %{{.*}} -> (vector<1x1x7x1x8xf32>)
+// CHECK-COUNT-56: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c6, %c0, %c0, %c0] {{.*}} : vector<7x1x8xf32>, tensor<1x7x7x1x8xf32>
+// CHECK: return
+func.func @packed_conv_rows(%x: tensor<1x7x7x16xf32>, %w: tensor<1x3x3x16x8xf32>) -> tensor<1x7x7x8xf32> {
+  %y = graph.conv2d %x, %w {layout = "NHWC", packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x16xf32>, tensor<1x3x3x16x8xf32>) -> tensor<1x7x7x8xf32>
+  return %y : tensor<1x7x7x8xf32>
+}

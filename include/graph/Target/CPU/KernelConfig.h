@@ -109,7 +109,9 @@ MatmulConfig chooseMatmulConfig(const CPUTarget &target, int64_t m, int64_t n,
 struct ConvConfig {
   /// Filters per packed panel, f0: whole vectors where F allows.
   int64_t panelColumns = 1;
-  /// Output rows and columns per register tile; they divide OH and OW.
+  /// Output rows and columns per register tile. tileWidth divides OW;
+  /// tileHeight divides OH, or the tile spans whole rows (tileWidth = OW)
+  /// and the last tile is shorter.
   int64_t tileHeight = 1;
   int64_t tileWidth = 1;
   /// Input channels per iteration of the kernel's reduction loop.
