@@ -29,11 +29,18 @@ def exact(name, got, want):
 
 
 def close(rtol, atol=0.0):
+    """A comparison within atol + rtol * |want| (NumPy's allclose; NaN never
+    agrees) that names the worst element."""
     def compare(name, got, want):
         if got.dtype != want.dtype or got.shape != want.shape:
             return exact(name, got, want)
         if not np.allclose(got, want, rtol=rtol, atol=atol):
-            return "%s is %s, expected %s" % (name, got, want)
+            excess = (np.abs(got.astype(np.float64) - want) -
+                      rtol * np.abs(want.astype(np.float64)))
+            excess[~np.isfinite(excess)] = np.inf
+            worst = np.unravel_index(np.argmax(excess), excess.shape)
+            return "%s%s is %s, expected %s" % (name, list(worst), got[worst],
+                                                 want[worst])
         return None
     return compare
 
