@@ -203,7 +203,7 @@ void Profiler::writeChromeTrace(llvm::raw_ostream &os) const {
       size_t next = 0;
       for (auto [index, run] : llvm::enumerate(runs)) {
         event("run " + std::to_string(index), "run", run.start, run.end,
-              [&] { json.attribute("run", int64_t(index)); });
+              [&, index = index] { json.attribute("run", int64_t(index)); });
         // Each run's kernels, which started and ended inside it.
         for (; next < events.size() && events[next].start < run.end; ++next) {
           const Event &kernelEvent = events[next];

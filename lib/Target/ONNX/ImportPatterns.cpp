@@ -150,7 +150,7 @@ static void recognizeTanhGelu(MulOp outer) {
     if (!argument)
       continue;
     auto term = singleUseDef<MulOp>(
-        otherOperand(argument, [&](Value v) { return v == x; }));
+        otherOperand(argument, [x = x](Value v) { return v == x; }));
     if (!term || !isCube(otherOperand(term, isConstant(0.044715)), x))
       continue;
     OpBuilder b(outer);

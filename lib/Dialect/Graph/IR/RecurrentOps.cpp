@@ -152,7 +152,7 @@ static FailureOr<RecurrentLayer> readLayer(OpTy op, RecurrentLayer::Cell cell,
                            TypeClass::Index)))
     return failure();
 
-  ArrayRef<int64_t> x = getDims(in.x), w = getDims(in.w), r = getDims(in.r);
+  ArrayRef<int64_t> x = getDims(in.x), r = getDims(in.r);
   if (x.size() != 3)
     return op.emitOpError() << "operand 'x' must be [steps, batch, input], "
                                "but has shape "
