@@ -165,7 +165,7 @@ struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
     }
     int64_t rank = perm->size();
     // An I64Attr reads as unsigned: a negative axis as 2^64 - n.
-    int64_t axis = int64_t(concat.getAxis());
+    int64_t axis = concat.getAxis();
     if (axis < 0)
       axis += rank;
     if (axis < 0 || axis >= rank)

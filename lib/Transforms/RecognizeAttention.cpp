@@ -60,7 +60,7 @@ struct RecognizeAttention : public OpRewritePattern<SoftmaxOp> {
     ArrayRef<int64_t> scoresShape = shapeOf(x);
     int64_t rank = scoresShape.size();
     // The axis attribute reads as unsigned: -1 comes back as 2^64 - 1.
-    auto axis = static_cast<int64_t>(softmax.getAxis());
+    int64_t axis = softmax.getAxis();
     if (rank < 2 || (axis != -1 && axis != rank - 1))
       return rewriter.notifyMatchFailure(softmax, "not along the last axis");
     auto pv = dyn_cast_if_present<BatchMatMulOp>(

@@ -109,7 +109,7 @@ struct GatherToLinalg : OpConversionPattern<GatherOp> {
         cast<RankedTensorType>(op.getData().getType()).getShape();
     int64_t indexRank =
         cast<RankedTensorType>(op.getIndices().getType()).getRank();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += data.size();
     Value indices = adaptor.getIndices();
@@ -138,7 +138,7 @@ struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
         getStorageTensorType(cast<RankedTensorType>(op.getType()));
     ArrayRef<int64_t> data =
         cast<RankedTensorType>(op.getData().getType()).getShape();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += data.size();
     Value indices = adaptor.getIndices();
@@ -193,7 +193,7 @@ struct ScatterElementsToLoops : OpConversionPattern<ScatterElementsOp> {
         cast<RankedTensorType>(op.getData().getType()).getShape();
     ArrayRef<int64_t> updatesShape =
         cast<RankedTensorType>(op.getUpdates().getType()).getShape();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += data.size();
     Type graphType = getElementTypeOf(op.getData());

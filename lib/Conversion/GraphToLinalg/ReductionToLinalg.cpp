@@ -185,7 +185,7 @@ template <typename OpTy> struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
     Type computeType = getComputeElementType(graphType);
     bool isUnsigned = isUnsignedGraphType(graphType);
     int64_t rank = inType.getRank();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += rank;
     SmallVector<bool> reduced(rank, false);
@@ -277,7 +277,7 @@ struct CumSumToLoops : OpConversionPattern<CumSumOp> {
     Type graphType = type.getElementType();
     auto storageType = getStorageTensorType(type);
     int64_t rank = type.getRank();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += rank;
     int64_t size = type.getDimSize(axis);
@@ -367,7 +367,7 @@ struct LogSoftmaxToLinalg : OpConversionPattern<LogSoftmaxOp> {
     Type graphType = type.getElementType();
     Type computeType = getComputeElementType(graphType);
     int64_t rank = type.getRank();
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += rank;
     SmallVector<bool> reduced(rank, false);
@@ -455,7 +455,7 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
     auto valuesType = cast<RankedTensorType>(op.getValues().getType());
     ArrayRef<int64_t> shape = valuesType.getShape();
     // An I64Attr reads as unsigned: the default axis -1 as 2^64 - 1.
-    int64_t axis = int64_t(op.getAxis());
+    int64_t axis = op.getAxis();
     if (axis < 0)
       axis += int64_t(shape.size());
     int64_t size = cast<RankedTensorType>(op.getX().getType()).getDimSize(axis);

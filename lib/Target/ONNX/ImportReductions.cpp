@@ -67,7 +67,7 @@ mlir::graph::onnx_import::importReduce(Importer &importer,
   Type element = type.getElementType();
   if (element.isInteger(1))
     return importer.nodeError(node, "reductions of BOOL are not defined");
-  bool identity;
+  bool identity = false;
   FailureOr<SmallVector<int64_t>> axes =
       readReduceAxes(importer, node, attrs, type.getRank(), identity);
   if (failed(axes))

@@ -223,7 +223,7 @@ static OpFoldResult foldConv2D(Conv2DOp op, RankedTensorType type,
   ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
                     dilations = op.getDilations();
   ArrayRef<int64_t> inShape = input->getShape(), wShape = weight->getShape();
-  int64_t groups = static_cast<int64_t>(op.getGroups());
+  int64_t groups = op.getGroups();
   if (inShape.size() != 4 || wShape.size() != 4 || strides.size() != 2 ||
       padding.size() != 4 || dilations.size() != 2 || groups < 1 ||
       llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
@@ -693,9 +693,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (!type) {
     auto tensor = dyn_cast<RankedTensorType>(getType());
     std::optional<int64_t> axis =
-        tensor
-            ? normalizeAxis(static_cast<int64_t>(getAxis()), tensor.getRank())
-            : std::nullopt;
+        tensor ? normalizeAxis(getAxis(), tensor.getRank()) : std::nullopt;
     return axis ? foldTypedConcat(adaptor.getInputs(), *axis, getType())
                 : OpFoldResult();
   }
@@ -709,8 +707,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     inputs.push_back(std::move(*input));
   }
   int64_t rank = type.getRank();
-  std::optional<int64_t> axis =
-      normalizeAxis(static_cast<int64_t>(getAxis()), rank);
+  std::optional<int64_t> axis = normalizeAxis(getAxis(), rank);
   if (!axis)
     return {};
   std::optional<int64_t> joined = 0;
@@ -760,8 +757,7 @@ OpFoldResult SoftmaxOp::fold(FoldAdaptor adaptor) {
   std::optional<ConstantTensor> x = readConstantTensor(adaptor.getX());
   if (!type || !x || x->getShape() != type.getShape() || type.getRank() < 1)
     return {};
-  std::optional<int64_t> axis =
-      normalizeAxis(static_cast<int64_t>(getAxis()), type.getRank());
+  std::optional<int64_t> axis = normalizeAxis(getAxis(), type.getRank());
   if (!axis)
     return {};
   int64_t len = type.getDimSize(*axis);

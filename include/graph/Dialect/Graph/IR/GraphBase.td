@@ -49,6 +49,14 @@ def Graph_Elementwise : NativeOpTrait<"ElementwiseTrait"> {
   let cppNamespace = "::mlir::graph::trait";
 }
 
+// The spec's scalar integers (`axis`, `groups`, `seed`, ...): a signless i64
+// IntegerAttr (`-1 : i64`) read as the signed value it stands for. ODS's
+// I64Attr reads it zero-extended, so an axis of -1 came back as 2^64 - 1.
+def Graph_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
+    "64-bit signless integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic, traits>;
 

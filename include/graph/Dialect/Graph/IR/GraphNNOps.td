@@ -83,7 +83,7 @@ def Graph_ConvOp : Graph_ComputeOp<"conv"> {
   let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
                    Optional<AnyTensor>:$bias, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:`
@@ -105,7 +105,7 @@ def Graph_ConvTransposeOp : Graph_ComputeOp<"conv_transpose"> {
   let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
                    Optional<AnyTensor>:$bias, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:`

@@ -116,7 +116,7 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups,
                    Graph_LayoutAttr:$layout, UnitAttr:$packed_weight);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
@@ -285,7 +285,7 @@ def Graph_FlattenOp : Graph_ComputeOp<"flatten"> {
     `axis` may be negative (counted from the end) and ranges over
     `[-rank, rank]`.
   }];
-  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<Graph_I64Attr, "1">:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$x attr-dict `:` functional-type(operands, results)";
@@ -316,7 +316,7 @@ def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
     `axis` may be negative (counted from the end). All inputs have the same
     rank and agree on every other dimension.
   }];
-  let arguments = (ins Variadic<AnyTensor>:$inputs, I64Attr:$axis);
+  let arguments = (ins Variadic<AnyTensor>:$inputs, Graph_I64Attr:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$inputs attr-dict `:` functional-type(operands, results)";
@@ -326,7 +326,7 @@ def Graph_ConcatOp : Graph_ComputeOp<"concat"> {
 def Graph_SoftmaxOp : Graph_ComputeOp<"softmax",
                                       [AllTypesMatch<["x", "output"]>]> {
   let summary = "softmax along `axis`, with the maximum subtracted first";
-  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<Graph_I64Attr, "-1">:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$x attr-dict `:` type($x)";
 }
@@ -352,7 +352,7 @@ def Graph_LayerNormOp : Graph_ComputeOp<"layer_norm",
   }];
   let arguments = (ins AnyTensor:$x, Optional<AnyTensor>:$scale,
                    Optional<AnyTensor>:$bias,
-                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<Graph_I64Attr, "-1">:$axis,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
@@ -383,7 +383,7 @@ def Graph_RMSNormOp : Graph_ComputeOp<"rms_norm"> {
     by the scale), as LLaMA's and T5's RMSNorm export.
   }];
   let arguments = (ins AnyTensor:$x, Optional<AnyTensor>:$scale,
-                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<Graph_I64Attr, "-1">:$axis,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
@@ -426,7 +426,7 @@ def Graph_RandomUniformOp : Graph_Op<"random_uniform", [
   let arguments = (ins DenseI64ArrayAttr:$shape,
                    DefaultValuedAttr<F32Attr, "0.0f">:$low,
                    DefaultValuedAttr<F32Attr, "1.0f">:$high,
-                   DefaultValuedAttr<I64Attr, "0">:$seed);
+                   DefaultValuedAttr<Graph_I64Attr, "0">:$seed);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "attr-dict `:` type($output)";
   let hasVerifier = 1;

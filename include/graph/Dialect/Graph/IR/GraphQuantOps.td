@@ -66,7 +66,7 @@ def Graph_ConvIntegerOp : Graph_ComputeOp<"conv_integer"> {
                    AnyTensor:$input_zero_point, AnyTensor:$weight_zero_point,
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
                    DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $input_zero_point `,` $weight_zero_point attr-dict

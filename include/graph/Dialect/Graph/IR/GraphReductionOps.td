@@ -43,7 +43,7 @@ class Graph_ArgReduceOp<string mnemonic, string text>
     `keepdims`. Numeric element types; a NaN counts as the extreme (as in
     NumPy and ONNX's reference).
   }];
-  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "0">:$axis,
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<Graph_I64Attr, "0">:$axis,
                    UnitAttr:$keepdims, UnitAttr:$select_last_index);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
@@ -62,8 +62,8 @@ def Graph_TopKOp : Graph_ComputeOp<"top_k"> {
     largest, last when smallest). `indices` (i64) are their positions along
     `axis`. Numeric element types.
   }];
-  let arguments = (ins AnyTensor:$x, I64Attr:$k,
-                   DefaultValuedAttr<I64Attr, "-1">:$axis, UnitAttr:$smallest);
+  let arguments = (ins AnyTensor:$x, Graph_I64Attr:$k,
+                   DefaultValuedAttr<Graph_I64Attr, "-1">:$axis, UnitAttr:$smallest);
   let results = (outs AnyTensor:$values, AnyTensor:$indices);
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
 }
@@ -76,7 +76,7 @@ def Graph_CumSumOp : Graph_ComputeOp<"cumsum",
     with `exclusive`; j >= i, or j > i, with `reverse`), accumulated in that
     order. Numeric element types.
   }];
-  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "0">:$axis,
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<Graph_I64Attr, "0">:$axis,
                    UnitAttr:$exclusive, UnitAttr:$reverse);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$x attr-dict `:` type($x)";
@@ -86,7 +86,7 @@ def Graph_LogSoftmaxOp : Graph_ComputeOp<"log_softmax",
                                          [AllTypesMatch<["x", "output"]>]> {
   let summary = "log of softmax along `axis`: (x - max) - log(sum(exp(x - max)))";
   let description = "Float element types.";
-  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let arguments = (ins AnyTensor:$x, DefaultValuedAttr<Graph_I64Attr, "-1">:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$x attr-dict `:` type($x)";
 }

@@ -37,7 +37,7 @@ def Graph_GatherOp : Graph_ComputeOp<"gather"> {
     negative index counts from the end; one outside [-D, D) is clamped.
   }];
   let arguments = (ins AnyTensor:$data, AnyTensor:$indices,
-                   DefaultValuedAttr<I64Attr, "0">:$axis);
+                   DefaultValuedAttr<Graph_I64Attr, "0">:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$data `,` $indices attr-dict `:` functional-type(operands, results)";
@@ -51,7 +51,7 @@ def Graph_GatherElementsOp : Graph_ComputeOp<"gather_elements"> {
     count from the end; out-of-range ones are clamped.
   }];
   let arguments = (ins AnyTensor:$data, AnyTensor:$indices,
-                   DefaultValuedAttr<I64Attr, "0">:$axis);
+                   DefaultValuedAttr<Graph_I64Attr, "0">:$axis);
   let results = (outs AnyTensor:$output);
   let assemblyFormat =
       "$data `,` $indices attr-dict `:` functional-type(operands, results)";
@@ -67,7 +67,7 @@ def Graph_ScatterElementsOp : Graph_ComputeOp<"scatter_elements"> {
     clamped.
   }];
   let arguments = (ins AnyTensor:$data, AnyTensor:$indices, AnyTensor:$updates,
-                   DefaultValuedAttr<I64Attr, "0">:$axis,
+                   DefaultValuedAttr<Graph_I64Attr, "0">:$axis,
                    DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
