@@ -19,9 +19,12 @@
 // and writes acc_i / l_i. The running max, sum and accumulators stay in
 // registers across the key loop: R is the most rows whose accumulators (Dv
 // / lanes vectors each), scores and one row of v fit the target's register
-// file. A maximum that is still -inf (every score so far masked) is taken
-// as 0 in the exponents, so that masked blocks add nothing rather than NaN;
-// a row with every score -inf ends as 0 / 0, NaN, as the softmax gives.
+// file. The loop over whole blocks of keys is software-pipelined (a block's
+// scores, then the previous block's product by v, then the block's softmax
+// step), so that the softmax's chain of dependent steps overlaps FMAs that
+// do not wait for it. A maximum that is still -inf (every score so far masked)
+// is taken as 0 in the exponents, so that masked blocks add nothing rather than
+// NaN; a row with every score -inf ends as 0 / 0, NaN, as the softmax gives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -339,18 +342,27 @@ private:
           arith::MinSIOp::create(b, loc, keyBlocks->second, index(fullBlocks)),
           index(blockKeys));
     }
-    if (fullBlocks > 0) {
-      auto loop = scf::ForOp::create(
-          b, loc, lower, upper, index(blockKeys), state.flatten(),
-          [&](OpBuilder &nested, Location, Value key0, ValueRange iterArgs) {
+    if (fullBlocks > 0 && !keyBlocks) {
+      state = emitFullBlocks(state, bh, rowIndex, lower, upper);
+    } else if (fullBlocks > 0) {
+      // The range of blocks the mask leaves may be empty.
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        lower, upper);
+      SmallVector<Value> current = state.flatten();
+      auto ifOp = scf::IfOp::create(
+          b, loc, any,
+          [&](OpBuilder &nested, Location) {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(nested.getInsertionBlock(),
                                 nested.getInsertionPoint());
-            State next = emitKeyBlock(State::unflatten(iterArgs, rows), bh,
-                                      rowIndex, key0, blockKeys);
-            scf::YieldOp::create(b, loc, next.flatten());
+            scf::YieldOp::create(
+                b, loc,
+                emitFullBlocks(state, bh, rowIndex, lower, upper).flatten());
+          },
+          [&](OpBuilder &nested, Location) {
+            scf::YieldOp::create(nested, loc, current);
           });
-      state = State::unflatten(loop.getResults(), rows);
+      state = State::unflatten(ifOp.getResults(), rows);
     }
     if (int64_t rest = keys % blockKeys) {
       auto emitRest = [&]() {
@@ -396,17 +408,96 @@ private:
     return tile;
   }
 
+  /// The state after the whole blocks of keys in [lower, upper) (a
+  /// non-empty range), software-pipelined: each step computes the scores of
+  /// its block, then adds the previous block's probabilities times v, then
+  /// takes the softmax step of its own block. The softmax's chain of
+  /// dependent steps (row maximum, exponentials, sums) thus overlaps the
+  /// next step's FMAs, which do not depend on it, where in block order the
+  /// product by v, which does, came between them.
+  State emitFullBlocks(const State &initial, Value bh, ArrayRef<Value> rowIndex,
+                       Value lower, Value upper) {
+    int64_t rows = rowIndex.size();
+    int64_t blockKeys = tiling.lanes * tiling.keyVectors;
+    SmallVector<Value> first = emitScores(bh, rowIndex, lower, blockKeys);
+    State state =
+        emitSoftmaxStep(initial, first, bh, rowIndex, lower, blockKeys);
+    Value second = arith::AddIOp::create(b, loc, lower, index(blockKeys));
+    auto loop = scf::ForOp::create(
+        b, loc, second, upper, index(blockKeys), state.flatten(),
+        [&](OpBuilder &nested, Location, Value key0, ValueRange iterArgs) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          State next = State::unflatten(iterArgs, rows);
+          SmallVector<Value> scores = emitScores(bh, rowIndex, key0, blockKeys);
+          Value previous =
+              arith::SubIOp::create(b, loc, key0, index(blockKeys));
+          emitProductByV(next, bh, rows, previous, blockKeys);
+          next = emitSoftmaxStep(next, scores, bh, rowIndex, key0, blockKeys);
+          scf::YieldOp::create(b, loc, next.flatten());
+        });
+    state = State::unflatten(loop.getResults(), rows);
+    Value last = arith::SubIOp::create(b, loc, upper, index(blockKeys));
+    emitProductByV(state, bh, rows, last, blockKeys);
+    return state;
+  }
+
   /// The state after the `count` keys from `key0` (count <= the block's
   /// keys; the lanes past it are masked out).
   State emitKeyBlock(const State &state, Value bh, ArrayRef<Value> rowIndex,
                      Value key0, int64_t count) {
+    SmallVector<Value> scores = emitScores(bh, rowIndex, key0, count);
+    State next = emitSoftmaxStep(state, scores, bh, rowIndex, key0, count);
+    emitProductByV(next, bh, rowIndex.size(), key0, count);
+    return next;
+  }
+
+  /// max(a, b) as x86's maxps takes it, b where either is NaN: one
+  /// instruction where arith.maximumf, NaN-propagating and ordering -0 below
+  /// +0, costs a sign blend and a NaN test. Enough for the row maxima: only
+  /// differences from them are used, so the sign of a zero does not matter,
+  /// and a NaN score makes its own probability NaN whatever the maximum, so
+  /// that the row ends NaN as the softmax's does.
+  Value emitMax(Value a, Value c) {
+    Value greater =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a, c);
+    return arith::SelectOp::create(b, loc, greater, a, c);
+  }
+
+  /// The maximum of a vector's lanes (emitMax), halving it in log2(lanes)
+  /// steps; vector.reduction's maximumf steps go through scalar registers.
+  Value emitHorizontalMax(Value vector) {
+    for (int64_t width = tiling.lanes / 2; width >= 1; width /= 2) {
+      Value low = vector::ExtractStridedSliceOp::create(
+          b, loc, vector, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{width},
+          ArrayRef<int64_t>{1});
+      Value high = vector::ExtractStridedSliceOp::create(
+          b, loc, vector, ArrayRef<int64_t>{width}, ArrayRef<int64_t>{width},
+          ArrayRef<int64_t>{1});
+      vector = emitMax(low, high);
+    }
+    return vector::ExtractOp::create(b, loc, vector, ArrayRef<int64_t>{0});
+  }
+
+  /// The first key of each vector of a block from `key0`.
+  SmallVector<Value> getKeyStarts(Value key0) {
+    SmallVector<Value> keyStart;
+    for (int64_t k = 0; k < tiling.keyVectors; ++k)
+      keyStart.push_back(
+          arith::AddIOp::create(b, loc, key0, index(k * tiling.lanes)));
+    return keyStart;
+  }
+
+  /// The raw scores q_i . k_t of the `count` keys from `key0`, as
+  /// score[i * keyVectors + k] (lanes past `count` are 0).
+  SmallVector<Value> emitScores(Value bh, ArrayRef<Value> rowIndex, Value key0,
+                                int64_t count) {
     int64_t rows = rowIndex.size(), lanes = tiling.lanes,
-            chunks = tiling.chunks, keyVectors = tiling.keyVectors,
+            keyVectors = tiling.keyVectors,
             splits = std::min(tiling.splits, std::max<int64_t>(depth, 1));
     Value zero = f32Constant(0.0f);
-    SmallVector<Value> keyStart;
-    for (int64_t k = 0; k < keyVectors; ++k)
-      keyStart.push_back(arith::AddIOp::create(b, loc, key0, index(k * lanes)));
+    SmallVector<Value> keyStart = getKeyStarts(key0);
     auto inBounds = [&](int64_t k) { return (k + 1) * lanes <= count; };
 
     // The scores, score[i * keyVectors + k], summed over D as `splits`
@@ -452,7 +543,19 @@ private:
       accumulate(index(d), scores, sums);
       scores = sums;
     }
+    return scores;
+  }
 
+  /// The online softmax's step over the block's `scores` (emitScores): the
+  /// new maxima and sums, the accumulators rescaled to the new maxima, and
+  /// the block's probabilities written for emitProductByV.
+  State emitSoftmaxStep(const State &state, ArrayRef<Value> scores, Value bh,
+                        ArrayRef<Value> rowIndex, Value key0, int64_t count) {
+    int64_t rows = rowIndex.size(), lanes = tiling.lanes,
+            chunks = tiling.chunks, keyVectors = tiling.keyVectors;
+    Value zero = f32Constant(0.0f);
+    SmallVector<Value> keyStart = getKeyStarts(key0);
+    auto inBounds = [&](int64_t k) { return (k + 1) * lanes <= count; };
     Value scaleVector = splat(f32Constant(scale), keyVector);
     Value negInf = f32Constant(-std::numeric_limits<float>::infinity());
     Value negInfVector = splat(negInf, keyVector);
@@ -491,10 +594,8 @@ private:
       }
       Value rowMax = s[0];
       for (int64_t k = 1; k < keyVectors; ++k)
-        rowMax = arith::MaximumFOp::create(b, loc, rowMax, s[k]);
-      Value blockMax = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::MAXIMUMF, rowMax);
-      Value newMax = arith::MaximumFOp::create(b, loc, state.max[i], blockMax);
+        rowMax = emitMax(rowMax, s[k]);
+      Value newMax = emitMax(state.max[i], emitHorizontalMax(rowMax));
       Value stillNegInf = arith::CmpFOp::create(
           b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
       Value base = arith::SelectOp::create(b, loc, stillNegInf, zero, newMax);
@@ -525,9 +626,16 @@ private:
         next.acc.push_back(arith::MulFOp::create(
             b, loc, state.acc[i * chunks + c], correctionChunk));
     }
+    return next;
+  }
 
-    // The product by v: each key's row of v, a vector at a time, for all
-    // the block's query rows.
+  /// acc_i += sum_j p_i[j] * v[key0 + j, :] over the `count` keys whose
+  /// probabilities emitSoftmaxStep wrote into `next.probabilities`: each
+  /// key's row of v, a vector at a time, for all the block's query rows.
+  void emitProductByV(State &next, Value bh, int64_t rows, Value key0,
+                      int64_t count) {
+    int64_t lanes = tiling.lanes, chunks = tiling.chunks;
+    Value zero = f32Constant(0.0f);
     for (int64_t j = 0; j < count; ++j) {
       Value key = arith::AddIOp::create(b, loc, key0, index(j));
       SmallVector<Value> pj;
@@ -545,7 +653,6 @@ private:
               b, loc, pj[i], valueRow, next.acc[i * chunks + c]);
       }
     }
-    return next;
   }
 
   OpBuilder &b;

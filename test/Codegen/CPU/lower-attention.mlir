@@ -6,17 +6,36 @@
 // tensor of the scores' shape, 3 x 197 x 197, is ever made. With AVX-512,
 // blocks of 4 rows (49 blocks, then one row at a time for the last), 32 keys
 // a step (6 steps, then 5 keys); with AVX2 one row, 16 keys a step (12
-// steps, then 5).
+// steps, then 5). The whole blocks are software-pipelined: the first
+// block's scores and softmax step before the loop; in the loop a block's
+// scores, then the product by v of the block before (its keys, key0 - 32),
+// then the block's softmax step; the last block's product by v after it.
+// The row maxima are selects on `ogt` (x86's maxps), halved lane by lane.
 
 // AVX512-LABEL: func.func @attention
 // AVX512-NOT:     tensor<3x197x197
 // AVX512:         tensor.collapse_shape
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 49)
 // AVX512:           tensor.extract_slice {{.*}} [1, 4, 64]
-// AVX512:           scf.for %{{.*}} = %c0{{.*}} to %c192{{.*}} step %c32
+// AVX512:           scf.for %{{.*}} = %c0{{.*}} to %c64
 // AVX512:             vector.transfer_read {{.*}} : tensor<3x64x197xf32>, vector<16xf32>
-// AVX512:             math.exp {{.*}} : vector<16xf32>
+// AVX512-NOT:       vector.reduction <maximumf>
+// AVX512:           arith.cmpf ogt
+// AVX512:           vector.extract_strided_slice {{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+// AVX512:           math.exp {{.*}} : vector<16xf32>
+// AVX512:           %[[SECOND:.*]] = arith.addi %c0{{.*}}, %c32
+// AVX512:           scf.for %[[KEY0:.*]] = %[[SECOND]] to %c192{{.*}} step %c32
+// AVX512:             scf.for %{{.*}} = %c0{{.*}} to %c64
+// AVX512:               vector.transfer_read {{.*}} : tensor<3x64x197xf32>, vector<16xf32>
+// AVX512:             %[[PREVIOUS:.*]] = arith.subi %[[KEY0]], %c32
+// AVX512:             %[[KEY:.*]] = arith.addi %[[PREVIOUS]], %c0
+// AVX512:             vector.transfer_read %{{.*}}[%{{.*}}, %[[KEY]], %c0{{.*}}]{{.*}} : tensor<3x197x64xf32>, vector<16xf32>
 // AVX512:             vector.fma
+// AVX512:             math.exp {{.*}} : vector<16xf32>
+// AVX512:             scf.yield
+// AVX512:           %[[LAST:.*]] = arith.subi %c192{{.*}}, %c32
+// AVX512:           arith.addi %[[LAST]], %c0
+// AVX512:           vector.fma
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 1)
 // AVX512-NOT:     tensor<3x197x197
 // AVX512:         tensor.expand_shape
@@ -24,7 +43,7 @@
 // AVX2-LABEL: func.func @attention
 // AVX2:           scf.forall (%{{.*}}, %{{.*}}) in (3, 197)
 // AVX2:             tensor.extract_slice {{.*}} [1, 1, 64]
-// AVX2:             scf.for %{{.*}} = %c0{{.*}} to %c192{{.*}} step %c16
+// AVX2:             scf.for %{{.*}} = %{{.*}} to %c192{{.*}} step %c16
 // AVX2:               vector.transfer_read {{.*}} : tensor<3x64x197xf32>, vector<8xf32>
 // AVX2-NOT:       scf.forall (
 func.func @attention(%q: tensor<1x3x197x64xf32>, %k: tensor<1x3x64x197xf32>,
