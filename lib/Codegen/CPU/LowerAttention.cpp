@@ -17,14 +17,19 @@
 //   acc_i = acc_i * exp(m_i - m'_i) + sum_j p_i[j] * v[j, :]
 //
 // and writes acc_i / l_i. The running max, sum and accumulators stay in
-// registers across the key loop: R is the most rows whose accumulators (Dv
-// / lanes vectors each), scores and one row of v fit the target's register
-// file. The loop over whole blocks of keys is software-pipelined (a block's
+// registers across the key loop: R is the most rows (up to four) whose
+// accumulators (Dv / lanes vectors each), scores and one row of v fit the
+// target's register file; where fewer than four would (AVX2's 16 registers,
+// heads of 128 on AVX-512), four rows keep their accumulators in the
+// block's output tile, in L1, which the product by v reads, scales and
+// writes once per block of keys, a group of vectors of each row at a time.
+// The loop over whole blocks of keys is software-pipelined (a block's
 // scores, then the previous block's product by v, then the block's softmax
 // step), so that the softmax's chain of dependent steps overlaps FMAs that
-// do not wait for it. A maximum that is still -inf (every score so far masked)
-// is taken as 0 in the exponents, so that masked blocks add nothing rather than
-// NaN; a row with every score -inf ends as 0 / 0, NaN, as the softmax gives.
+// do not wait for it. A maximum that is still -inf (every score so far
+// masked) is taken as 0 in the exponents, so that masked blocks add nothing
+// rather than NaN; a row with every score -inf ends as 0 / 0, NaN, as the
+// softmax gives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,14 +64,22 @@ namespace {
 /// How one attention runs on the target: f32 lanes, the vectors of a row
 /// of the result (chunks), the query rows of a block, the vectors of keys
 /// each step takes, and the independent partial sums of each score (over d
-/// modulo `splits`).
+/// modulo `splits`). The accumulators stay in registers across the key
+/// loop when those of `rows` rows fit; otherwise (`chunkGroup` > 0) they
+/// live in the block's output tile, in L1, and the product by v takes
+/// `chunkGroup` vectors of each row at a time, in registers.
 struct AttentionTiling {
   int64_t lanes;
   int64_t chunks;
   int64_t rows;
   int64_t keyVectors;
   int64_t splits;
+  int64_t chunkGroup = 0;
 };
+
+/// Query rows per block: each row of kT and of v read from L1 serves this
+/// many rows' FMAs.
+static constexpr int64_t kBlockRows = 4;
 
 static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
   AttentionTiling tiling;
@@ -78,11 +91,22 @@ static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
   // block as it starts.
   int64_t registers = target.numVectorRegisters;
   tiling.rows = std::clamp<int64_t>(
-      (registers - 1) / (tiling.chunks + tiling.keyVectors + 1), 1, 4);
+      (registers - 1) / (tiling.chunks + tiling.keyVectors + 1), 1, kBlockRows);
+  if (tiling.rows < kBlockRows) {
+    // Too few rows (AVX2's 16 registers, a head of 64: one row, whose step
+    // loads as many vectors as it has FMAs): the accumulators go to memory,
+    // read and written once per block of keys. Live in the product by v: a
+    // group of each row's accumulators, the rows' broadcast probabilities,
+    // one vector of v.
+    tiling.rows = kBlockRows;
+    tiling.chunkGroup = std::clamp<int64_t>(
+        (registers - tiling.rows - 1) / (tiling.rows + 1), 1, tiling.chunks);
+  }
   // Enough independent FMA chains for the scores (two FMA units of latency
   // four), as registers allow beside the accumulators.
   int64_t chains = tiling.rows * tiling.keyVectors;
-  int64_t free = registers - tiling.rows * tiling.chunks - tiling.keyVectors;
+  int64_t accumulators = tiling.chunkGroup ? 0 : tiling.rows * tiling.chunks;
+  int64_t free = registers - accumulators - tiling.keyVectors;
   tiling.splits = 1;
   while (chains * tiling.splits < 8 && chains * tiling.splits * 2 <= free)
     tiling.splits *= 2;
@@ -283,27 +307,49 @@ private:
   /// The running state of each row: max, sum, accumulators; and the
   /// block's probabilities, rows x keys, through which the product by v
   /// reads them one at a time (a broadcast load each, where a broadcast from
-  /// a register would take a shuffle).
+  /// a register would take a shuffle). With the accumulators in memory
+  /// (tiling.chunkGroup), `tile` holds them, relative to the maximum before
+  /// the last softmax step, and `correction` the factor that brings them to
+  /// the current one, which the next product by v applies as it loads them.
   struct State {
     SmallVector<Value> max, sum, acc; // acc[row * chunks + chunk]
-    Value probabilities;
+    SmallVector<Value> correction;
+    Value probabilities, tile;
     SmallVector<Value> flatten() const {
       SmallVector<Value> values(max);
       llvm::append_range(values, sum);
+      llvm::append_range(values, correction);
       llvm::append_range(values, acc);
       values.push_back(probabilities);
+      if (tile)
+        values.push_back(tile);
       return values;
     }
-    static State unflatten(ValueRange values, int64_t rows) {
+    static State unflatten(ValueRange values, int64_t rows, bool inMemory) {
       State state;
-      state.max.assign(values.begin(), values.begin() + rows);
-      state.sum.assign(values.begin() + rows, values.begin() + 2 * rows);
-      state.acc.assign(values.begin() + 2 * rows,
-                       values.begin() + (values.size() - 1));
-      state.probabilities = values.back();
+      auto take = [&](size_t count) {
+        ValueRange taken = values.take_front(count);
+        values = values.drop_front(count);
+        return SmallVector<Value>(taken);
+      };
+      state.max = take(rows);
+      state.sum = take(rows);
+      if (inMemory) {
+        state.correction = take(rows);
+      } else {
+        state.acc = take(values.size() - 1);
+      }
+      state.probabilities = values.front();
+      if (inMemory)
+        state.tile = values.back();
       return state;
     }
   };
+
+  bool accumulatorsInMemory() const { return tiling.chunkGroup > 0; }
+  State unflatten(ValueRange values, int64_t rows) {
+    return State::unflatten(values, rows, accumulatorsInMemory());
+  }
 
   VectorType chunkType() { return VectorType::get({tiling.lanes}, f32); }
 
@@ -323,9 +369,17 @@ private:
     for (int64_t i = 0; i < rows; ++i) {
       state.max.push_back(negInf);
       state.sum.push_back(zero);
-      for (int64_t c = 0; c < chunks; ++c)
-        state.acc.push_back(zeroChunk);
+      if (accumulatorsInMemory()) {
+        state.correction.push_back(zero);
+        for (int64_t c = 0; c < chunks; ++c)
+          tile = writeChunk(zeroChunk, tile, i, c);
+      } else {
+        for (int64_t c = 0; c < chunks; ++c)
+          state.acc.push_back(zeroChunk);
+      }
     }
+    if (accumulatorsInMemory())
+      state.tile = tile;
     SmallVector<Value> rowIndex;
     for (int64_t i = 0; i < rows; ++i)
       rowIndex.push_back(arith::AddIOp::create(b, loc, row0, index(i)));
@@ -362,7 +416,7 @@ private:
           [&](OpBuilder &nested, Location) {
             scf::YieldOp::create(nested, loc, current);
           });
-      state = State::unflatten(ifOp.getResults(), rows);
+      state = unflatten(ifOp.getResults(), rows);
     }
     if (int64_t rest = keys % blockKeys) {
       auto emitRest = [&]() {
@@ -388,24 +442,36 @@ private:
             [&](OpBuilder &nested, Location) {
               scf::YieldOp::create(nested, loc, current);
             });
-        state = State::unflatten(ifOp.getResults(), rows);
+        state = unflatten(ifOp.getResults(), rows);
       }
     }
 
+    if (accumulatorsInMemory())
+      tile = state.tile;
     for (int64_t i = 0; i < rows; ++i) {
       Value sum = splat(state.sum[i], chunkType());
       for (int64_t c = 0; c < chunks; ++c) {
-        Value result =
-            arith::DivFOp::create(b, loc, state.acc[i * chunks + c], sum);
-        bool inBounds = chunkInBounds(c);
-        tile = vector::TransferWriteOp::create(
-                   b, loc, result, tile,
-                   ValueRange{index(0), index(i), index(c * lanes)},
-                   ArrayRef<bool>{inBounds})
-                   .getResult();
+        Value acc = accumulatorsInMemory() ? readChunk(tile, i, c)
+                                           : state.acc[i * chunks + c];
+        tile = writeChunk(arith::DivFOp::create(b, loc, acc, sum), tile, i, c);
       }
     }
     return tile;
+  }
+
+  /// Chunk `c` of row `i` of a block's tile ([1, rows, Dv]).
+  Value readChunk(Value tile, int64_t i, int64_t c) {
+    return vector::TransferReadOp::create(
+        b, loc, chunkType(), tile,
+        ValueRange{index(0), index(i), index(c * tiling.lanes)},
+        f32Constant(0.0f), ArrayRef<bool>{chunkInBounds(c)});
+  }
+  Value writeChunk(Value chunk, Value tile, int64_t i, int64_t c) {
+    return vector::TransferWriteOp::create(
+               b, loc, chunk, tile,
+               ValueRange{index(0), index(i), index(c * tiling.lanes)},
+               ArrayRef<bool>{chunkInBounds(c)})
+        .getResult();
   }
 
   /// The state after the whole blocks of keys in [lower, upper) (a
@@ -429,7 +495,7 @@ private:
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
                               nested.getInsertionPoint());
-          State next = State::unflatten(iterArgs, rows);
+          State next = unflatten(iterArgs, rows);
           SmallVector<Value> scores = emitScores(bh, rowIndex, key0, blockKeys);
           Value previous =
               arith::SubIOp::create(b, loc, key0, index(blockKeys));
@@ -437,7 +503,7 @@ private:
           next = emitSoftmaxStep(next, scores, bh, rowIndex, key0, blockKeys);
           scf::YieldOp::create(b, loc, next.flatten());
         });
-    state = State::unflatten(loop.getResults(), rows);
+    state = unflatten(loop.getResults(), rows);
     Value last = arith::SubIOp::create(b, loc, upper, index(blockKeys));
     emitProductByV(state, bh, rows, last, blockKeys);
     return state;
@@ -573,6 +639,7 @@ private:
     }
     State next;
     next.probabilities = state.probabilities;
+    next.tile = state.tile;
     for (int64_t i = 0; i < rows; ++i) {
       SmallVector<Value> s;
       for (int64_t k = 0; k < keyVectors; ++k) {
@@ -621,6 +688,10 @@ private:
       next.sum.push_back(arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, state.sum[i], correction),
           blockSum));
+      if (accumulatorsInMemory()) {
+        next.correction.push_back(correction);
+        continue;
+      }
       Value correctionChunk = splat(correction, chunkType());
       for (int64_t c = 0; c < chunks; ++c)
         next.acc.push_back(arith::MulFOp::create(
@@ -634,6 +705,8 @@ private:
   /// key's row of v, a vector at a time, for all the block's query rows.
   void emitProductByV(State &next, Value bh, int64_t rows, Value key0,
                       int64_t count) {
+    if (accumulatorsInMemory())
+      return emitProductByVInMemory(next, bh, rows, key0, count);
     int64_t lanes = tiling.lanes, chunks = tiling.chunks;
     Value zero = f32Constant(0.0f);
     for (int64_t j = 0; j < count; ++j) {
@@ -653,6 +726,74 @@ private:
               b, loc, pj[i], valueRow, next.acc[i * chunks + c]);
       }
     }
+  }
+
+  /// The same with the accumulators in `next.tile`: a group of chunks of
+  /// every row at a time is loaded, scaled by the row's pending correction,
+  /// takes the block's keys, and is stored back. The keys are a loop of
+  /// their own per group (kKeysPerStep at a time): unrolled, LLVM
+  /// interleaved the groups and spilled their accumulators.
+  void emitProductByVInMemory(State &next, Value bh, int64_t rows, Value key0,
+                              int64_t count) {
+    static constexpr int64_t kKeysPerStep = 4;
+    int64_t chunks = tiling.chunks;
+    for (int64_t first = 0; first < chunks; first += tiling.chunkGroup) {
+      int64_t group = std::min(tiling.chunkGroup, chunks - first);
+      SmallVector<Value> acc; // acc[row * group + chunk - first]
+      for (int64_t i = 0; i < rows; ++i) {
+        Value correction = splat(next.correction[i], chunkType());
+        for (int64_t c = first; c < first + group; ++c)
+          acc.push_back(arith::MulFOp::create(
+              b, loc, readChunk(next.tile, i, c), correction));
+      }
+      Value probabilities = next.probabilities;
+      // acc after the keys [j, j + steps) of the block.
+      auto addKeys = [&](Value j, int64_t steps, SmallVector<Value> acc) {
+        for (int64_t u = 0; u < steps; ++u) {
+          Value column = arith::AddIOp::create(b, loc, j, index(u));
+          Value key = arith::AddIOp::create(b, loc, key0, column);
+          SmallVector<Value> pj;
+          for (int64_t i = 0; i < rows; ++i)
+            pj.push_back(
+                splat(tensor::ExtractOp::create(b, loc, probabilities,
+                                                ValueRange{index(i), column}),
+                      chunkType()));
+          for (int64_t c = first; c < first + group; ++c) {
+            Value valueRow = vector::TransferReadOp::create(
+                b, loc, chunkType(), v,
+                ValueRange{bh, key, index(c * tiling.lanes)}, f32Constant(0.0f),
+                ArrayRef<bool>{chunkInBounds(c)});
+            for (int64_t i = 0; i < rows; ++i)
+              acc[i * group + c - first] = vector::FMAOp::create(
+                  b, loc, pj[i], valueRow, acc[i * group + c - first]);
+          }
+        }
+        return acc;
+      };
+      int64_t looped = count - count % kKeysPerStep;
+      if (looped > 0) {
+        auto loop = scf::ForOp::create(
+            b, loc, index(0), index(looped), index(kKeysPerStep), acc,
+            [&](OpBuilder &nested, Location, Value j, ValueRange iterArgs) {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(nested.getInsertionBlock(),
+                                  nested.getInsertionPoint());
+              scf::YieldOp::create(
+                  b, loc,
+                  addKeys(j, kKeysPerStep, SmallVector<Value>(iterArgs)));
+            });
+        acc.assign(loop.getResults().begin(), loop.getResults().end());
+      }
+      if (looped < count)
+        acc = addKeys(index(looped), count - looped, acc);
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t c = first; c < first + group; ++c)
+          next.tile = writeChunk(acc[i * group + c - first], next.tile, i, c);
+    }
+    // Applied: the accumulators are relative to the current maximum.
+    Value one = f32Constant(1.0f);
+    for (Value &correction : next.correction)
+      correction = one;
   }
 
   OpBuilder &b;

@@ -5,8 +5,10 @@
 // whose keys are taken two vectors at a time with an online softmax: no
 // tensor of the scores' shape, 3 x 197 x 197, is ever made. With AVX-512,
 // blocks of 4 rows (49 blocks, then one row at a time for the last), 32 keys
-// a step (6 steps, then 5 keys); with AVX2 one row, 16 keys a step (12
-// steps, then 5). The whole blocks are software-pipelined: the first
+// a step (6 steps, then 5 keys); with AVX2 16 keys a step (12 steps, then
+// 5), and also 4 rows, whose accumulators 16 registers cannot hold: they
+// live in the block's output tile, and the product by v takes two vectors
+// of each row at a time (a loop over the keys, four a step). The whole blocks are software-pipelined: the first
 // block's scores and softmax step before the loop; in the loop a block's
 // scores, then the product by v of the block before (its keys, key0 - 32),
 // then the block's softmax step; the last block's product by v after it.
@@ -41,11 +43,19 @@
 // AVX512:         tensor.expand_shape
 
 // AVX2-LABEL: func.func @attention
-// AVX2:           scf.forall (%{{.*}}, %{{.*}}) in (3, 197)
-// AVX2:             tensor.extract_slice {{.*}} [1, 1, 64]
-// AVX2:             scf.for %{{.*}} = %{{.*}} to %c192{{.*}} step %c16
+// AVX2:           scf.forall (%{{.*}}, %{{.*}}) in (3, 49)
+// AVX2:             %[[TILE:.*]] = tensor.extract_slice {{.*}} [1, 4, 64]
+// AVX2:             vector.transfer_write %{{.*}}, %[[TILE]][%c0{{.*}}, %c0{{.*}}, %c0{{.*}}] {{.*}} : vector<8xf32>, tensor<1x4x64xf32>
+// AVX2:             scf.for %{{.*}} = %c0{{.*}} to %c64
 // AVX2:               vector.transfer_read {{.*}} : tensor<3x64x197xf32>, vector<8xf32>
-// AVX2-NOT:       scf.forall (
+// AVX2:             scf.for %{{.*}} = %{{.*}} to %c192{{.*}} step %c16{{.*}} iter_args({{.*}}) -> ({{.*}}tensor<1x4x64xf32>)
+// AVX2:               scf.for %{{.*}} = %c0{{.*}} to %c64
+// AVX2:               vector.transfer_read {{.*}} : tensor<1x4x64xf32>, vector<8xf32>
+// AVX2:               scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-COUNT-8:         vector.fma
+// AVX2:               vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x4x64xf32>
+// AVX2:               math.exp {{.*}} : vector<8xf32>
+// AVX2:           scf.forall (%{{.*}}, %{{.*}}) in (3, 1)
 func.func @attention(%q: tensor<1x3x197x64xf32>, %k: tensor<1x3x64x197xf32>,
                      %v: tensor<1x3x197x64xf32>, %m: tensor<1x1x197x197xf32>)
     -> tensor<1x3x197x64xf32> {
