@@ -586,6 +586,20 @@ static linalg::GenericOp getElementwiseConsumer(Value result) {
   return consumer;
 }
 
+/// The tile sizes of `sizes` for the loops whose iterator is `kind`, 0 (not
+/// tiled) for the others: a contraction's register tile split into its
+/// parallel part, which tiles its result, and its reduction part, tiled
+/// inside each of those tiles.
+static SmallVector<int64_t>
+sizesOfLoops(ArrayRef<int64_t> sizes, ArrayRef<utils::IteratorType> iterators,
+             utils::IteratorType kind) {
+  SmallVector<int64_t> kept(sizes);
+  for (auto [size, iterator] : llvm::zip_equal(kept, iterators))
+    if (iterator != kind)
+      size = 0;
+  return kept;
+}
+
 /// A contraction by packed weights computes its accumulators in registers;
 /// what initializes them (a fill, the bias's broadcast) and what its result
 /// goes through element by element (the group's epilogue) are separate ops
@@ -652,10 +666,8 @@ GraphVectorizePass::fuseIntoContractionTiles(RewriterBase &rewriter) {
     SmallVector<int64_t> order = interchange.value_or(llvm::to_vector(
         llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size()))));
     if (root == contraction) {
-      rootSizes = *sizes;
-      for (auto [loop, iterator] : llvm::enumerate(iterators))
-        if (iterator == utils::IteratorType::reduction)
-          rootSizes[loop] = 0;
+      rootSizes =
+          sizesOfLoops(*sizes, iterators, utils::IteratorType::parallel);
       rootOrder = order;
     } else {
       for (unsigned position = 0; position < accMap.getNumResults(); ++position)
@@ -694,12 +706,10 @@ GraphVectorizePass::fuseIntoContractionTiles(RewriterBase &rewriter) {
         op->setAttr(kRegisterTileAttr, rewriter.getUnitAttr());
         continue;
       }
-      SmallVector<int64_t> reductionSizes(ranges.size(), 0);
-      for (auto [loop, iterator] : llvm::enumerate(iterators))
-        if (iterator == utils::IteratorType::reduction)
-          reductionSizes[loop] = (*sizes)[loop];
+      SmallVector<int64_t> reductionSizes =
+          sizesOfLoops(*sizes, iterators, utils::IteratorType::reduction);
       Operation *tile = op;
-      if (reductionSizes != SmallVector<int64_t>(ranges.size(), 0)) {
+      if (llvm::any_of(reductionSizes, [](int64_t size) { return size > 0; })) {
         scf::SCFTilingOptions reductionOptions;
         reductionOptions.setTileSizes(
             getAsIndexOpFoldResult(&getContext(), reductionSizes));
