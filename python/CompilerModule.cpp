@@ -4,16 +4,22 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// graph_compiler._compiler: what graph-compile, graph-viz and
+// graph_compiler._graph._compiler: what graph-compile, graph-viz and
 // `graph-opt --graph-optimize` / graph-report do, through the library
 // functions the tools call (graph/Driver/Driver.h). The Python side
 // (graph_compiler/compiler.py) checks the arguments and documents them.
+// A submodule of the runtime's extension, not an extension of its own: two
+// extensions would each hold a copy of the dialect and the compiler, and
+// the one loaded first would interpose its definitions on the other's
+// calls (an op made in one copy's context printed by the other's code).
 //
 // Diagnostics are collected rather than printed: a failure raises
 // graph_compiler.Error (the runtime extension's) with the text the tool
 // would have printed. The GIL is released while the compiler works.
 //
 //===----------------------------------------------------------------------===//
+
+#include "CompilerModule.h"
 
 #include "graph/Driver/Driver.h"
 #include "graph/Runtime/Errors.h"
@@ -38,6 +44,20 @@ namespace {
 
 /// graph_compiler.Error.
 py::object errorType;
+
+/// The targets and pass registrations the compiler needs, made on the first
+/// call rather than when the runtime is imported.
+void initializeCompiler() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // visualize(pipeline=...) parses pass names, as graph-viz does.
+    mlir::registerAllPasses();
+    mlir::graph::registerAllGraphPasses();
+    return true;
+  }();
+  (void)initialized;
+}
 
 [[noreturn]] void raise(const std::string &message) {
   PyErr_SetString(errorType.ptr(), message.c_str());
@@ -77,6 +97,7 @@ void compile(const std::string &model, const std::string &output,
              const std::string &targetCpu, const std::string &targetFeatures,
              const std::vector<std::string> &inputShapes,
              const std::string &entry, int maxThreads) {
+  initializeCompiler();
   driver::AheadOfTimeOptions options;
   options.compile.entry = entry;
   options.compile.optLevel = optLevel;
@@ -113,6 +134,7 @@ std::string optimize(const std::optional<std::string> &path,
                      const std::string &targetCpu,
                      const std::string &targetFeatures,
                      const std::vector<std::string> &inputShapes) {
+  initializeCompiler();
   driver::OptimizeOptions options =
       getOptimizeOptions(optLevel, targetCpu, targetFeatures, inputShapes);
   std::string diagnostics;
@@ -132,6 +154,7 @@ std::string report(const std::optional<std::string> &path,
                    const std::string &targetCpu,
                    const std::string &targetFeatures,
                    const std::vector<std::string> &inputShapes) {
+  initializeCompiler();
   driver::OptimizeOptions options =
       getOptimizeOptions(optLevel, targetCpu, targetFeatures, inputShapes);
   std::string diagnostics;
@@ -153,6 +176,7 @@ py::list visualize(const std::string &model, const std::string &output,
                    std::optional<unsigned> optLevel,
                    const std::string &pipeline,
                    const std::vector<std::string> &inputShapes, unsigned jobs) {
+  initializeCompiler();
   driver::StepsPageOptions options;
   options.optLevel = optLevel;
   options.pipeline = pipeline;
@@ -178,18 +202,10 @@ py::list visualize(const std::string &model, const std::string &output,
 
 } // namespace
 
-PYBIND11_MODULE(_compiler, m) {
+void graph_python::defineCompilerModule(py::module_ &m, py::object error) {
   m.doc() = "The graph compiler's tools as functions: compile a model ahead "
             "of time, optimize it, report on it, draw its pipeline";
-  errorType = py::module_::import("graph_compiler._graph").attr("Error");
-  m.attr("Error") = errorType;
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // visualize(pipeline=...) parses pass names, as graph-viz does.
-  mlir::registerAllPasses();
-  mlir::graph::registerAllGraphPasses();
-
+  errorType = std::move(error);
   m.def("compile", &compile, py::arg("model"), py::arg("output"),
         py::arg("header"), py::arg("opt_level"), py::arg("target_cpu"),
         py::arg("target_features"), py::arg("input_shapes"), py::arg("entry"),

@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerModule.h"
+
 #include "graph-c/Runtime.h"
 #include "graph/Runtime/Threads.h"
 
@@ -364,4 +366,7 @@ PYBIND11_MODULE(_graph, m) {
            "used first")
       .def("load_millis", &Model::getLoadMillis)
       .def("run", &Model::run, py::arg("output_names"), py::arg("feeds"));
+
+  py::module_ compiler = m.def_submodule("_compiler");
+  graph_python::defineCompilerModule(compiler, errorType);
 }

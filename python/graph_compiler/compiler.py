@@ -19,7 +19,7 @@ import collections
 import json
 import os
 
-from . import _compiler
+from ._graph import _compiler
 from ._graph import Error
 
 __all__ = ["compile", "optimize", "report", "visualize", "Step", "Error"]
