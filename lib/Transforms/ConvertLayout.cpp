@@ -103,11 +103,11 @@ static void convertConv(RewriterBase &rewriter, Conv2DOp conv,
       conv.getWeight().getLoc(),
       permuteType(conv.getWeight().getType(), kFCHWToHWCF), conv.getWeight(),
       kFCHWToHWCF);
-  auto nhwc =
-      Conv2DOp::create(rewriter, loc, permuteType(conv.getType(), kToNHWC),
-                       input, weight, conv.getBias(), conv.getStridesAttr(),
-                       conv.getPaddingAttr(), conv.getDilationsAttr(),
-                       conv.getGroupsAttr(), rewriter.getStringAttr("NHWC"));
+  auto nhwc = Conv2DOp::create(
+      rewriter, loc, permuteType(conv.getType(), kToNHWC), input, weight,
+      conv.getBias(), conv.getStridesAttr(), conv.getPaddingAttr(),
+      conv.getDilationsAttr(), conv.getGroupsAttr(),
+      LayoutAttr::get(rewriter.getContext(), Layout::NHWC));
   nhwc->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
   rewriter.replaceOpWithNewOp<TransposeOp>(conv, conv.getType(), nhwc, kToNCHW);
 }
@@ -128,14 +128,14 @@ struct SinkTransposeThroughPool : public OpRewritePattern<TransposeOp> {
     SmallVector<Operation *> users = live.getLiveUsers(op.getResult());
     auto pool = users.empty() ? PoolOp() : dyn_cast<PoolOp>(users.front());
     if (!pool || !hasSingleLiveUser(op, pool, live) ||
-        pool.getLayout() != "NCHW")
+        pool.getLayout() != Layout::NCHW)
       return failure();
     rewriter.setInsertionPoint(pool);
     OperationState state(pool.getLoc(), pool->getName(), ValueRange{op.getX()},
                          {permuteType(pool.getType(), kToNHWC)},
                          pool->getAttrs());
     state.attributes.set(pool.getLayoutAttrName(),
-                         rewriter.getStringAttr("NHWC"));
+                         LayoutAttr::get(rewriter.getContext(), Layout::NHWC));
     Operation *nhwc = rewriter.create(state);
     rewriter.replaceOpWithNewOp<TransposeOp>(pool, pool.getType(),
                                              nhwc->getResult(0), kToNCHW);
@@ -219,7 +219,7 @@ static SmallVector<Conv2DOp> getConvsToConvert(Operation *root,
   SmallVector<Conv2DOp> convs;
   for (Operation *op : windowOps) {
     auto conv = dyn_cast<Conv2DOp>(op);
-    if (conv && conv.getLayout() == "NCHW" &&
+    if (conv && conv.getLayout() == Layout::NCHW &&
         windowOpsPerRegion[regions.getLeaderValue(op)] > 1)
       convs.push_back(conv);
   }

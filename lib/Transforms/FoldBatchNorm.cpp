@@ -69,7 +69,7 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormOp> {
 
     // An NHWC conv has HWCF weights, filters innermost; its batch_norm must
     // read the channels where the conv writes them.
-    bool nhwc = conv.getLayout() == "NHWC";
+    bool nhwc = conv.getLayout() == Layout::NHWC;
     if (bn.getLayout() != conv.getLayout())
       return rewriter.notifyMatchFailure(bn, "conv2d and batch_norm layouts "
                                              "differ");

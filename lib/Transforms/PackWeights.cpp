@@ -184,7 +184,7 @@ static std::optional<ConvConfig> getConvConfig(const CPUTarget &target,
                                                Conv2DOp conv) {
   auto type = dyn_cast<RankedTensorType>(conv.getType());
   auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
-  bool packed = conv.getPackedWeight(), nhwc = conv.getLayout() == "NHWC";
+  bool packed = conv.getPackedWeight(), nhwc = conv.getLayout() == Layout::NHWC;
   if (conv.getGroups() != 1 || !type || !weight || !type.hasStaticShape() ||
       !weight.hasStaticShape() || weight.getRank() != (packed ? 5 : 4) ||
       !type.getElementType().isF32() || !weight.getElementType().isF32())
@@ -312,7 +312,7 @@ struct GraphPackWeightsPass
       if (!weight)
         continue;
       replaceWeight(rewriter, conv, conv.getWeightMutable(),
-                    packFilters(*weight, conv.getLayout() != "NHWC",
+                    packFilters(*weight, conv.getLayout() != Layout::NHWC,
                                 config->panelColumns),
                     "packed_weight");
     }
@@ -340,7 +340,7 @@ struct GraphPrintKernelConfigPass
           // Output rows x columns x filters.
           ArrayRef<int64_t> shape =
               cast<RankedTensorType>(conv.getType()).getShape();
-          bool nhwc = conv.getLayout() == "NHWC";
+          bool nhwc = conv.getLayout() == Layout::NHWC;
           llvm::errs() << "  graph.conv2d " << shape[nhwc ? 1 : 2] << "x"
                        << shape[nhwc ? 2 : 3] << "x" << shape[nhwc ? 3 : 1]
                        << " at " << op->getLoc() << ": " << config->describe()

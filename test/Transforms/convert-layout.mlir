@@ -13,14 +13,14 @@
 // CHECK-NEXT: %[[XT:.*]] = graph.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
 // CHECK-NOT: graph.transpose
 // CHECK: %[[W1:.*]] = graph.constant dense<5.000000e-01> : tensor<3x3x3x4xf32>
-// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1]] {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
-// CHECK-NEXT: %[[BN:.*]] = graph.batch_norm %[[C1]], %[[S]], %[[S]], %[[S]], %[[S]] {layout = "NHWC"}
+// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1]] {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK-NEXT: %[[BN:.*]] = graph.batch_norm %[[C1]], %[[S]], %[[S]], %[[S]], %[[S]] {layout = #graph<layout NHWC>}
 // CHECK-NEXT: %[[R1:.*]] = graph.relu %[[BN]] : tensor<1x8x8x4xf32>
-// CHECK-NEXT: %[[P:.*]] = graph.max_pool2d %[[R1]] {kernel = array<i64: 2, 2>, layout = "NHWC", strides = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
-// CHECK: %[[C2:.*]] = graph.conv2d %[[P]], %{{.*}} {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.max_pool2d %[[R1]] {kernel = array<i64: 2, 2>, layout = #graph<layout NHWC>, strides = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[C2:.*]] = graph.conv2d %[[P]], %{{.*}} {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x4x4xf32>
 // CHECK-NEXT: %[[ADD:.*]] = graph.add %[[C2]], %[[P]] : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
 // CHECK-NEXT: %[[R2:.*]] = graph.relu %[[ADD]]
-// CHECK-NEXT: %[[G:.*]] = graph.global_avg_pool %[[R2]] {layout = "NHWC"} : (tensor<1x4x4x4xf32>) -> tensor<1x1x1x4xf32>
+// CHECK-NEXT: %[[G:.*]] = graph.global_avg_pool %[[R2]] {layout = #graph<layout NHWC>} : (tensor<1x4x4x4xf32>) -> tensor<1x1x1x4xf32>
 // CHECK-NEXT: %[[GR:.*]] = graph.reshape %[[G]] {shape = array<i64: 1, 4, 1, 1>} : (tensor<1x1x1x4xf32>) -> tensor<1x4x1x1xf32>
 // CHECK-NEXT: %[[F:.*]] = graph.flatten %[[GR]]
 // CHECK-NOT: graph.transpose
@@ -85,10 +85,10 @@ func.func @lone_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
 // second conv reads the NHWC value directly.
 
 // CHECK-LABEL: func.func @conv_two_users
-// CHECK: %[[C1:.*]] = graph.conv2d {{.*}}layout = "NHWC"
+// CHECK: %[[C1:.*]] = graph.conv2d {{.*}}layout = #graph<layout NHWC>
 // CHECK-NEXT: %[[R:.*]] = graph.relu %[[C1]] : tensor<1x8x8x4xf32>
 // CHECK-NEXT: %[[OUT1:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 3, 1, 2>}
-// CHECK: %[[C2:.*]] = graph.conv2d %[[R]], %{{.*}} {layout = "NHWC"}
+// CHECK: %[[C2:.*]] = graph.conv2d %[[R]], %{{.*}} {layout = #graph<layout NHWC>}
 // CHECK-NEXT: %[[OUT2:.*]] = graph.transpose %[[C2]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NEXT: return %[[OUT1]], %[[OUT2]]
 func.func @conv_two_users(%x: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
@@ -110,9 +110,9 @@ func.func @conv_two_users(%x: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x8xf32>, tens
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>, %[[W1:.*]]: tensor<2x3x1x1xf32>, %[[W2:.*]]: tensor<5x3x1x1xf32>)
 // CHECK-NEXT: %[[XT:.*]] = graph.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>}
 // CHECK-NEXT: %[[W1T:.*]] = graph.transpose %[[W1]] {perm = array<i64: 2, 3, 1, 0>}
-// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1T]] {layout = "NHWC"}
+// CHECK-NEXT: %[[C1:.*]] = graph.conv2d %[[XT]], %[[W1T]] {layout = #graph<layout NHWC>}
 // CHECK-NEXT: %[[W2T:.*]] = graph.transpose %[[W2]] {perm = array<i64: 2, 3, 1, 0>}
-// CHECK-NEXT: %[[C2:.*]] = graph.conv2d %[[XT]], %[[W2T]] {layout = "NHWC"}
+// CHECK-NEXT: %[[C2:.*]] = graph.conv2d %[[XT]], %[[W2T]] {layout = #graph<layout NHWC>}
 // CHECK-NEXT: %[[CAT:.*]] = graph.concat %[[C1]], %[[C2]] {axis = 3 : i64} : (tensor<1x8x8x2xf32>, tensor<1x8x8x5xf32>) -> tensor<1x8x8x7xf32>
 // CHECK-NEXT: %[[R:.*]] = graph.relu %[[CAT]] : tensor<1x8x8x7xf32>
 // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 3, 1, 2>}
@@ -147,7 +147,7 @@ func.func @concat_negative_axis(%x: tensor<1x3x8x8xf32>, %w1: tensor<2x3x1x1xf32
 // before it; the per-channel bias before it is permuted at compile time.
 
 // CHECK-LABEL: func.func @softmax_needs_nchw
-// CHECK: %[[C:.*]] = graph.conv2d {{.*}}layout = "NHWC"
+// CHECK: %[[C:.*]] = graph.conv2d {{.*}}layout = #graph<layout NHWC>
 // CHECK-NEXT: %[[B:.*]] = graph.constant dense<[{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]]]> : tensor<1x1x4xf32>
 // CHECK-NEXT: %[[ADD:.*]] = graph.add %[[C]], %[[B]]
 // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[ADD]] {perm = array<i64: 0, 3, 1, 2>}
@@ -170,8 +170,8 @@ func.func @softmax_needs_nchw(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) 
 // CHECK-LABEL: func.func @pools
 // CHECK-NEXT: %[[P:.*]] = graph.max_pool2d %{{.*}} {kernel = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
 // CHECK-NEXT: %[[PT:.*]] = graph.transpose %[[P]] {perm = array<i64: 0, 2, 3, 1>}
-// CHECK: %[[D:.*]] = graph.conv2d %[[PT]], %{{.*}} {groups = 4 : i64, layout = "NHWC"} : (tensor<1x7x7x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x5x5x4xf32>
-// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[D]] {count_include_pad, kernel = array<i64: 2, 2>, layout = "NHWC", padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x5x4xf32>) -> tensor<1x3x3x4xf32>
+// CHECK: %[[D:.*]] = graph.conv2d %[[PT]], %{{.*}} {groups = 4 : i64, layout = #graph<layout NHWC>} : (tensor<1x7x7x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x5x5x4xf32>
+// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[D]] {count_include_pad, kernel = array<i64: 2, 2>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x5x4xf32>) -> tensor<1x3x3x4xf32>
 // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NEXT: return %[[T]]
 func.func @pools(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x3x3xf32> {
@@ -211,10 +211,10 @@ func.func @inside_fused(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x1x1xf32>) -> ten
 // permuted at compile time.
 
 // CHECK-LABEL: func.func @dead_users
-// CHECK: %[[C:.*]] = graph.conv2d %{{.*}} {layout = "NHWC"}
+// CHECK: %[[C:.*]] = graph.conv2d %{{.*}} {layout = #graph<layout NHWC>}
 // CHECK-NEXT: graph.transpose %[[C]]
 // CHECK-NEXT: graph.softmax
-// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[C]] {kernel = array<i64: 2, 2>, layout = "NHWC"}
+// CHECK-NEXT: %[[A:.*]] = graph.avg_pool2d %[[C]] {kernel = array<i64: 2, 2>, layout = #graph<layout NHWC>}
 // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NEXT: return %[[T]]
 func.func @dead_users(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x7x7xf32> {
@@ -227,7 +227,7 @@ func.func @dead_users(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tenso
 // CHECK-LABEL: func.func @dead_pool
 // CHECK-NOT: graph.transpose
 // CHECK: graph.conv2d
-// CHECK-NOT: layout = "NHWC"
+// CHECK-NOT: layout = #graph<layout NHWC>
 // CHECK: return
 func.func @dead_pool(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32> {
   %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
@@ -251,7 +251,7 @@ func.func @constant_input(%w: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
 // graph-optimize moved it once DCE had removed the clip).
 
 // CHECK-LABEL: func.func @dead_elementwise_user
-// CHECK: %[[P:.*]] = graph.avg_pool2d %{{.*}} layout = "NHWC"
+// CHECK: %[[P:.*]] = graph.avg_pool2d %{{.*}} layout = #graph<layout NHWC>
 // CHECK: %[[S:.*]] = graph.sigmoid %[[P]] : tensor<1x3x3x4xf32>
 // CHECK: %[[T:.*]] = graph.transpose %[[S]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK: return %[[T]]
@@ -269,7 +269,7 @@ func.func @dead_elementwise_user(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32
 
 // CHECK-LABEL: func.func @unread_fused_operand
 // CHECK: graph.fused "user"(%{{[^,]*}}) : (tensor<1xf32>) -> tensor<1xf32>
-// CHECK: graph.avg_pool2d %{{.*}} layout = "NHWC"
+// CHECK: graph.avg_pool2d %{{.*}} layout = #graph<layout NHWC>
 func.func @unread_fused_operand(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>, %y: tensor<1xf32>) -> (tensor<1xf32>, tensor<1x4x7x7xf32>) {
   %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
   %u = graph.fused "user"(%0, %y) : (tensor<1x4x8x8xf32>, tensor<1xf32>) -> tensor<1xf32> {
@@ -287,10 +287,10 @@ func.func @unread_fused_operand(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x1x1xf32>
 // the transpose is split between its two users, both sink, and what is left
 // cancels against the second conv's.
 // CHECK-LABEL: func.func @silu_between_convs
-// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = "NHWC"}
+// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = #graph<layout NHWC>}
 // CHECK-NEXT:  %[[S:.*]] = graph.sigmoid %[[C1]] : tensor<1x6x6x8xf32>
 // CHECK-NEXT:  %[[M:.*]] = graph.mul %[[C1]], %[[S]] : (tensor<1x6x6x8xf32>, tensor<1x6x6x8xf32>)
-// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = "NHWC"}
+// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = #graph<layout NHWC>}
 // CHECK-NEXT:  graph.transpose {{.*}} {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NOT:   graph.transpose
 func.func @silu_between_convs(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
@@ -309,12 +309,12 @@ func.func @silu_between_convs(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
 // product that rescales it by the per-channel gate (1 x C x 1 x 1, read in
 // NHWC through a reshape); no layout change is left inside the block.
 // CHECK-LABEL: func.func @squeeze_excitation
-// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = "NHWC"}
-// CHECK-NEXT:  %[[P:.*]] = graph.global_avg_pool %[[C1]] {layout = "NHWC"}
+// CHECK:       %[[C1:.*]] = graph.conv2d {{.*}} {layout = #graph<layout NHWC>}
+// CHECK-NEXT:  %[[P:.*]] = graph.global_avg_pool %[[C1]] {layout = #graph<layout NHWC>}
 // CHECK-NOT:   graph.transpose
 // CHECK:       %[[G:.*]] = graph.reshape {{.*}} -> tensor<1x1x1x8xf32>
 // CHECK-NEXT:  %[[M:.*]] = graph.mul %[[C1]], %[[G]] : (tensor<1x6x6x8xf32>, tensor<1x1x1x8xf32>)
-// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = "NHWC"}
+// CHECK:       graph.conv2d %[[M]], {{.*}} {layout = #graph<layout NHWC>}
 func.func @squeeze_excitation(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
   %w1 = graph.constant dense<0.5> : tensor<8x8x1x1xf32>
   %c = graph.conv2d %x, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
@@ -331,7 +331,7 @@ func.func @squeeze_excitation(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
 // Two users whose results both leave them: sinking through both would make
 // two layout changes of one, so the transpose stays where it is, one.
 // CHECK-LABEL: func.func @two_results_leave
-// CHECK:       graph.max_pool2d {{.*}} layout = "NHWC"
+// CHECK:       graph.max_pool2d {{.*}} layout = #graph<layout NHWC>
 // CHECK-NEXT:  %[[T:.*]] = graph.transpose {{.*}} {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NEXT:  graph.relu %[[T]] : tensor<1x8x6x6xf32>
 // CHECK-NEXT:  graph.sigmoid %[[T]] : tensor<1x8x6x6xf32>

@@ -252,7 +252,7 @@ func.func @no_fold_after_matmul(%a: tensor<2x3xf32>) -> tensor<2x4xf32> {
 // CHECK-LABEL: func.func @fold_nhwc
 // CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}1.000000e+00, 1.200000e+01], [3.000000e+00, 2.400000e+01]]]]> : tensor<1x1x2x2xf32>
 // CHECK-DAG: %[[B:.*]] = graph.constant dense<[-5.000000e-01, -1.300000e+01]> : tensor<2xf32>
-// CHECK: graph.conv2d %{{.*}}, %[[W]], %[[B]] {layout = "NHWC"}
+// CHECK: graph.conv2d %{{.*}}, %[[W]], %[[B]] {layout = #graph<layout NHWC>}
 // CHECK-NOT: graph.batch_norm
 func.func @fold_nhwc(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf32>
@@ -260,8 +260,8 @@ func.func @fold_nhwc(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %b = graph.constant dense<[0.5, -1.0]> : tensor<2xf32>
   %m = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %v = graph.constant dense<[4.0, 0.25]> : tensor<2xf32>
-  %0 = graph.conv2d %x, %w {layout = "NHWC"} : (tensor<1x2x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32>
-  %1 = graph.batch_norm %0, %s, %b, %m, %v {epsilon = 0.0 : f32, layout = "NHWC"} : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %0 = graph.conv2d %x, %w {layout = #graph<layout NHWC>} : (tensor<1x2x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %1 = graph.batch_norm %0, %s, %b, %m, %v {epsilon = 0.0 : f32, layout = #graph<layout NHWC>} : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
   return %1 : tensor<1x2x2x2xf32>
 }
 
@@ -274,7 +274,7 @@ func.func @fold_nhwc(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 func.func @no_fold_layout_mismatch(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w = graph.constant dense<1.0> : tensor<1x1x2x2xf32>
   %p = graph.constant dense<1.0> : tensor<2xf32>
-  %0 = graph.conv2d %x, %w {layout = "NHWC"} : (tensor<1x2x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %0 = graph.conv2d %x, %w {layout = #graph<layout NHWC>} : (tensor<1x2x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32>
   %1 = graph.batch_norm %0, %p, %p, %p, %p : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
   return %1 : tensor<1x2x2x2xf32>
 }

@@ -40,11 +40,11 @@ func.func @nchw(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32> {
 // CHECK-LABEL: func.func @nhwc
 // CHECK: %[[P:.*]] = graph.constant dense<{{\[\[\[\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00], [1.200000e+01, 1.300000e+01, 1.400000e+01, 1.500000e+01]]]], {{\[\[\[\[}}4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00], [1.600000e+01,
 // CHECK-SAME: tensor<3x1x1x2x4xf32>
-// CHECK: graph.conv2d %{{.*}}, %[[P]], %{{.*}} {layout = "NHWC", packed_weight, strides = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>, tensor<3x1x1x2x4xf32>, tensor<12xf32>) -> tensor<1x2x2x12xf32>
+// CHECK: graph.conv2d %{{.*}}, %[[P]], %{{.*}} {layout = #graph<layout NHWC>, packed_weight, strides = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>, tensor<3x1x1x2x4xf32>, tensor<12xf32>) -> tensor<1x2x2x12xf32>
 func.func @nhwc(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x12xf32> {
   %w = graph.constant dense<[[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0]]]]> : tensor<1x1x2x12xf32>
   %b = graph.constant dense<1.0> : tensor<12xf32>
-  %y = graph.conv2d %x, %w, %b {layout = "NHWC", strides = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x12xf32>, tensor<12xf32>) -> tensor<1x2x2x12xf32>
+  %y = graph.conv2d %x, %w, %b {layout = #graph<layout NHWC>, strides = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x12xf32>, tensor<12xf32>) -> tensor<1x2x2x12xf32>
   return %y : tensor<1x2x2x12xf32>
 }
 

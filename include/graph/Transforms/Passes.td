@@ -101,7 +101,7 @@ def GraphConvertLayout : Pass<"graph-convert-layout"> {
     The layout the code generator is fastest in, chosen in the graph (TVM's
     ConvertLayout at opt_level 3): every NCHW `graph.conv2d` connected to
     another conv or a pool through ops that run in either layout
-    (elementwise ops, concats) becomes an NHWC one (`layout = "NHWC"`,
+    (elementwise ops, concats) becomes an NHWC one (`#graph<layout NHWC>`,
     weight KH x KW x C/groups x F) between two `graph.transpose`s, the
     weight permuted at compile time when it is a constant. A conv alone in
     such a region stays NCHW: its two layout changes would remain anyway,

@@ -125,10 +125,10 @@ static uint64_t getFlops(Operation *op) {
         weight.getRank() != (op2d.getPackedWeight() ? 5 : 4))
       return 0;
     // Packed: F/f0 x KH x KW x C x f0.
-    int64_t f =
-        op2d.getPackedWeight()
-            ? getDim(op2d.getWeight(), 0) * getDim(op2d.getWeight(), 4)
-            : getDim(op2d.getWeight(), op2d.getLayout() == "NHWC" ? 3 : 0);
+    int64_t f = op2d.getPackedWeight()
+                    ? getDim(op2d.getWeight(), 0) * getDim(op2d.getWeight(), 4)
+                    : getDim(op2d.getWeight(),
+                             op2d.getLayout() == Layout::NHWC ? 3 : 0);
     return conv(op2d.getOutput(), op2d.getWeight(), f);
   }
   if (auto convNd = dyn_cast<ConvOp>(op))

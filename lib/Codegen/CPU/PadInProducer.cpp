@@ -46,14 +46,14 @@ static Operation *getPaddingReader(Value value, Attribute &padValue) {
   if (!floatType)
     return nullptr;
   if (auto conv = dyn_cast<Conv2DOp>(reader)) {
-    if (conv.getInput() != value || conv.getLayout() != "NHWC" ||
+    if (conv.getInput() != value || conv.getLayout() != Layout::NHWC ||
         !pads(conv.getPadding()))
       return nullptr;
     padValue = FloatAttr::get(floatType, 0.0);
     return conv;
   }
   if (auto pool = dyn_cast<MaxPool2DOp>(reader)) {
-    if (pool.getLayout() != "NHWC" || !pads(pool.getPadding()))
+    if (pool.getLayout() != Layout::NHWC || !pads(pool.getPadding()))
       return nullptr;
     padValue = FloatAttr::get(
         floatType, APFloat::getInf(floatType.getFloatSemantics(), true));

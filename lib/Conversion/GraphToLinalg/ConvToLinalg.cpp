@@ -84,7 +84,7 @@ struct Conv2DToLinalg : OpConversionPattern<Conv2DOp> {
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    bool nchw = op.getLayout() != "NHWC";
+    bool nchw = op.getLayout() != Layout::NHWC;
     // NCHW -> NHWC, unless the op is NHWC already, then zero padding on H
     // and W; FCHW -> HWCF likewise.
     Value input = adaptor.getInput(), weight = adaptor.getWeight();

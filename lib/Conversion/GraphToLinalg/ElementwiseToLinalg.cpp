@@ -168,7 +168,7 @@ struct BatchNormToGeneric : OpConversionPattern<BatchNormOp> {
     MLIRContext *context = rewriter.getContext();
     unsigned rank = resultType.getRank();
     AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
-    unsigned channelDim = op.getLayout() == "NHWC" ? 3 : 1;
+    unsigned channelDim = op.getLayout() == Layout::NHWC ? 3 : 1;
     AffineMap channel =
         AffineMap::get(rank, 0, getAffineDimExpr(channelDim, context), context);
     float epsilon = op.getEpsilon().convertToFloat();

@@ -39,7 +39,7 @@ static Value createPooling(OpTy op, Value x, float padValue, float initValue,
   ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides();
   SmallVector<int64_t> padding(op.getPadding());
   // H and W: dimensions 2 and 3 in NCHW, 1 and 2 in NHWC.
-  int64_t firstSpatial = op.getLayout() == "NHWC" ? 1 : 2;
+  int64_t firstSpatial = op.getLayout() == Layout::NHWC ? 1 : 2;
   // The named op gets exactly the rows and columns its windows read: with a
   // stride larger than the window, the trailing ones are never read, and
   // upstream's decomposition of a size-one window with one output row or
@@ -104,7 +104,7 @@ struct MaxPool2DToLinalg : OpConversionPattern<MaxPool2DOp> {
   matchAndRewrite(MaxPool2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     float lowest = -std::numeric_limits<float>::infinity();
-    Value result = op.getLayout() == "NHWC"
+    Value result = op.getLayout() == Layout::NHWC
                        ? createPooling<linalg::PoolingNhwcMaxOp>(
                              op, adaptor.getX(), lowest, lowest, rewriter)
                        : createPooling<linalg::PoolingNchwMaxOp>(
@@ -129,7 +129,7 @@ struct AvgPool2DToLinalg : OpConversionPattern<AvgPool2DOp> {
     ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
                       padding = op.getPadding();
     // The dimensions of H and W.
-    bool nhwc = op.getLayout() == "NHWC";
+    bool nhwc = op.getLayout() == Layout::NHWC;
     int64_t hDim = nhwc ? 1 : 2, wDim = hDim + 1;
     int64_t oh = resultType.getDimSize(hDim), ow = resultType.getDimSize(wDim);
     Value sum = nhwc ? createPooling<linalg::PoolingNhwcSumOp>(
@@ -194,7 +194,7 @@ struct GlobalAvgPoolToLinalg : OpConversionPattern<GlobalAvgPoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     MLIRContext *context = rewriter.getContext();
-    bool nhwc = op.getLayout() == "NHWC";
+    bool nhwc = op.getLayout() == Layout::NHWC;
     int64_t cDim = nhwc ? 3 : 1, hDim = nhwc ? 1 : 2;
     int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(cDim);
     int64_t spatial =

@@ -153,7 +153,7 @@ static LogicalResult importBatchNormalization(Importer &importer,
   Value result = BatchNormOp::create(
       b, importer.getLoc(node), type, operands[0], operands[1], operands[2],
       operands[3], operands[4], b.getF32FloatAttr(*epsilon),
-      /*layout=*/StringAttr());
+      /*layout=*/LayoutAttr());
   return importer.setOutput(node, 0, result);
 }
 

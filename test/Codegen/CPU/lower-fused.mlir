@@ -198,7 +198,7 @@ func.func @yields_constant_transpose(%x: tensor<2xf32>) -> tensor<3x2xf32> {
 func.func @nhwc_rows(%x: tensor<1x7x7x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
   %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32> {
   ^bb0(%a0: tensor<1x7x7x32xf32>, %a1: tensor<3x3x32x64xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x32xf32>, tensor<3x3x32x64xf32>) -> tensor<1x7x7x64xf32>
     %2 = graph.relu %1 : tensor<1x7x7x64xf32>
     graph.yield %2 : tensor<1x7x7x64xf32>
   }
@@ -241,13 +241,13 @@ func.func @nhwc_rows(%x: tensor<1x7x7x32xf32>, %w: tensor<3x3x32x64xf32>) -> ten
 func.func @padded_in_place(%x: tensor<1x12x10x4xf32>, %w1: tensor<1x1x4x8xf32>, %w2: tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32> {
   %0 = graph.fused "conv2d_relu" (%x, %w1) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32> {
   ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
     %2 = graph.relu %1 : tensor<1x12x10x8xf32>
     graph.yield %2 : tensor<1x12x10x8xf32>
   }
   %3 = graph.fused "conv2d_relu" (%0, %w2) : (tensor<1x12x10x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32> {
   ^bb0(%a0: tensor<1x12x10x8xf32>, %a1: tensor<3x3x1x8xf32>):
-    %4 = graph.conv2d %a0, %a1 {layout = "NHWC", groups = 8, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x12x10x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32>
+    %4 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>, groups = 8, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x12x10x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x12x10x8xf32>
     %5 = graph.relu %4 : tensor<1x12x10x8xf32>
     graph.yield %5 : tensor<1x12x10x8xf32>
   }
@@ -280,7 +280,7 @@ func.func @tile_rows_follow_l2(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x1x1x
 func.func @few_rows_split_channels(%x: tensor<1x7x7x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
   %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x7x7x512xf32>, tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
   ^bb0(%a0: tensor<1x7x7x512xf32>, %a1: tensor<3x3x512x512xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x512xf32>, tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x512xf32>, tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32>
     %2 = graph.relu %1 : tensor<1x7x7x512xf32>
     graph.yield %2 : tensor<1x7x7x512xf32>
   }
@@ -307,7 +307,7 @@ func.func @few_rows_split_channels(%x: tensor<1x7x7x512xf32>, %w: tensor<3x3x512
 func.func @padded_result(%x: tensor<1x12x10x4xf32>, %w: tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
   %0 = graph.fused "conv2d_relu_pad" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
   ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
     %2 = graph.relu %1 : tensor<1x12x10x8xf32>
     %3 = graph.pad %2 {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x8xf32>) -> tensor<1x14x12x8xf32>
     graph.yield %3 : tensor<1x14x12x8xf32>
@@ -332,7 +332,7 @@ func.func @padded_result(%x: tensor<1x12x10x4xf32>, %w: tensor<1x1x4x8xf32>) -> 
 func.func @padded_panels(%x: tensor<1x12x10x4xf32>, %w: tensor<2x1x1x4x16xf32>) -> tensor<1x14x12x32xf32> {
   %0 = graph.fused "conv2d_relu_pad" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<2x1x1x4x16xf32>) -> tensor<1x14x12x32xf32> {
   ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<2x1x1x4x16xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC", packed_weight} : (tensor<1x12x10x4xf32>, tensor<2x1x1x4x16xf32>) -> tensor<1x12x10x32xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>, packed_weight} : (tensor<1x12x10x4xf32>, tensor<2x1x1x4x16xf32>) -> tensor<1x12x10x32xf32>
     %2 = graph.relu %1 : tensor<1x12x10x32xf32>
     %3 = graph.pad %2 {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x32xf32>) -> tensor<1x14x12x32xf32>
     graph.yield %3 : tensor<1x14x12x32xf32>
@@ -354,7 +354,7 @@ func.func @padded_panels(%x: tensor<1x12x10x4xf32>, %w: tensor<2x1x1x4x16xf32>) 
 func.func @padded_result_neg_inf(%x: tensor<1x12x10x4xf32>, %w: tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
   %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x14x12x8xf32> {
   ^bb0(%a0: tensor<1x12x10x4xf32>, %a1: tensor<1x1x4x8xf32>):
-    %1 = graph.conv2d %a0, %a1 {layout = "NHWC"} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
+    %1 = graph.conv2d %a0, %a1 {layout = #graph<layout NHWC>} : (tensor<1x12x10x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x12x10x8xf32>
     %2 = graph.relu %1 : tensor<1x12x10x8xf32>
     %neg = graph.constant dense<0xFF800000> : tensor<f32>
     %3 = graph.pad %2, %neg {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x12x10x8xf32>, tensor<f32>) -> tensor<1x14x12x8xf32>

@@ -14,7 +14,7 @@
 // CHECK: return
 func.func @main(%x: tensor<1x8x8x16xf32>) -> tensor<1x8x8x32xf32> {
   %w = graph.constant dense<0.5> : tensor<3x3x16x32xf32>
-  %c = graph.conv2d %x, %w {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  %c = graph.conv2d %x, %w {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
   %y = graph.relu %c : tensor<1x8x8x32xf32>
   return %y : tensor<1x8x8x32xf32>
 }

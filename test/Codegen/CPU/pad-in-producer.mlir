@@ -20,7 +20,7 @@
 // CHECK-NEXT: graph.yield %[[PAD]] : tensor<1x10x11x8xf32>
 // CHECK: graph.fused "conv2d_relu"(%[[P]], %{{.*}}) : (tensor<1x10x11x8xf32>, tensor<3x3x1x8xf32>)
 // CHECK-NEXT: ^bb0(%{{.*}}: tensor<1x10x11x8xf32>
-// CHECK-NEXT: graph.conv2d {{.*}} {groups = 8 : i64, layout = "NHWC"} :
+// CHECK-NEXT: graph.conv2d {{.*}} {groups = 8 : i64, layout = #graph<layout NHWC>} :
 // ON-LABEL: func.func @nhwc_chain
 // ON: graph.pad {{.*}} -> tensor<1x10x11x8xf32>
 // OFF-LABEL: func.func @nhwc_chain
@@ -30,13 +30,13 @@ func.func @nhwc_chain(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x8xf32>,
                       %w1: tensor<3x3x1x8xf32>) -> tensor<1x8x9x8xf32> {
   %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x4xf32>, %w: tensor<1x1x4x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
   %1 = graph.fused "conv2d_relu"(%0, %w1) : (tensor<1x8x8x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x8x9x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<3x3x1x8xf32>):
-    %c = graph.conv2d %a, %w {groups = 8 : i64, layout = "NHWC", padding = array<i64: 1, 2, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x8x9x8xf32>
+    %c = graph.conv2d %a, %w {groups = 8 : i64, layout = #graph<layout NHWC>, padding = array<i64: 1, 2, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x1x8xf32>) -> tensor<1x8x9x8xf32>
     %r = graph.relu %c : tensor<1x8x9x8xf32>
     graph.yield %r : tensor<1x8x9x8xf32>
   }
@@ -59,13 +59,13 @@ func.func @two_users(%x: tensor<1x8x8x8xf32>, %w0: tensor<1x1x8x8xf32>,
                      %w1: tensor<3x3x8x8xf32>) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) {
   %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<1x1x8x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>} : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
   %1 = graph.fused "conv2d_relu"(%0, %w1) : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<3x3x8x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
@@ -76,13 +76,13 @@ func.func @two_readers_in_group(%x: tensor<1x8x8x8xf32>, %w0: tensor<1x1x8x8xf32
                                 %w1: tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32> {
   %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<1x1x8x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>} : (tensor<1x8x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
   %1 = graph.fused "conv2d_add"(%0, %w1) : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<3x3x8x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
     %s = graph.add %c, %a : (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
     graph.yield %s : tensor<1x8x8x8xf32>
   }
@@ -118,7 +118,7 @@ func.func @nchw(%x: tensor<1x4x8x8xf32>, %w0: tensor<8x4x1x1xf32>,
 func.func @input_not_fused(%x: tensor<1x8x8x8xf32>, %w1: tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32> {
   %1 = graph.fused "conv2d_relu"(%x, %w1) : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x8xf32>, %w: tensor<3x3x8x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
@@ -135,18 +135,18 @@ func.func @input_not_fused(%x: tensor<1x8x8x8xf32>, %w1: tensor<3x3x8x8xf32>) ->
 // CHECK: %[[NEG:.*]] = graph.constant dense<0xFF800000> : tensor<f32>
 // CHECK-NEXT: %[[PAD:.*]] = graph.pad %{{.*}}, %[[NEG]] {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x8x8x8xf32>, tensor<f32>) -> tensor<1x10x10x8xf32>
 // CHECK-NEXT: graph.yield %[[PAD]]
-// CHECK: graph.max_pool2d %{{.*}} {kernel = array<i64: 3, 3>, layout = "NHWC", strides = array<i64: 2, 2>} : (tensor<1x10x10x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK: graph.max_pool2d %{{.*}} {kernel = array<i64: 3, 3>, layout = #graph<layout NHWC>, strides = array<i64: 2, 2>} : (tensor<1x10x10x8xf32>) -> tensor<1x4x4x8xf32>
 // CHECK-LABEL: func.func @bare_conv
 // CHECK: graph.pad %{{.*}} {pads = array<i64: 0, 2, 2, 0, 0, 2, 2, 0>} : (tensor<1x8x8x8xf32>) -> tensor<1x12x12x8xf32>
-// CHECK: graph.conv2d %{{.*}}, %{{.*}} {layout = "NHWC"} : (tensor<1x12x12x8xf32>, tensor<5x5x8x4xf32>)
+// CHECK: graph.conv2d %{{.*}}, %{{.*}} {layout = #graph<layout NHWC>} : (tensor<1x12x12x8xf32>, tensor<5x5x8x4xf32>)
 func.func @max_pool(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x8xf32>) -> tensor<1x4x4x8xf32> {
   %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x4xf32>, %w: tensor<1x1x4x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
-  %1 = graph.max_pool2d %0 {kernel = array<i64: 3, 3>, layout = "NHWC", padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x4x4x8xf32>
+  %1 = graph.max_pool2d %0 {kernel = array<i64: 3, 3>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x4x4x8xf32>
   return %1 : tensor<1x4x4x8xf32>
 }
 
@@ -154,10 +154,10 @@ func.func @bare_conv(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x8xf32>,
                      %w1: tensor<5x5x8x4xf32>) -> tensor<1x8x8x4xf32> {
   %0 = graph.fused "conv2d_relu"(%x, %w0) : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32> {
   ^bb0(%a: tensor<1x8x8x4xf32>, %w: tensor<1x1x4x8xf32>):
-    %c = graph.conv2d %a, %w {layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
+    %c = graph.conv2d %a, %w {layout = #graph<layout NHWC>} : (tensor<1x8x8x4xf32>, tensor<1x1x4x8xf32>) -> tensor<1x8x8x8xf32>
     %r = graph.relu %c : tensor<1x8x8x8xf32>
     graph.yield %r : tensor<1x8x8x8xf32>
   }
-  %1 = graph.conv2d %0, %w1 {layout = "NHWC", padding = array<i64: 2, 2, 2, 2>} : (tensor<1x8x8x8xf32>, tensor<5x5x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %1 = graph.conv2d %0, %w1 {layout = #graph<layout NHWC>, padding = array<i64: 2, 2, 2, 2>} : (tensor<1x8x8x8xf32>, tensor<5x5x8x4xf32>) -> tensor<1x8x8x4xf32>
   return %1 : tensor<1x8x8x4xf32>
 }

@@ -33,7 +33,7 @@
 func.func @conv_bias_clip(%x: tensor<1x4x8x16xf32>, %w: tensor<2x1x1x16x16xf32>, %b: tensor<32xf32>) -> tensor<1x4x8x32xf32> {
   %0 = graph.fused "conv2d_clip"(%x, %w, %b) : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>) -> tensor<1x4x8x32xf32> {
   ^bb0(%a: tensor<1x4x8x16xf32>, %aw: tensor<2x1x1x16x16xf32>, %ab: tensor<32xf32>):
-    %1 = graph.conv2d %a, %aw, %ab {layout = "NHWC", packed_weight} : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>) -> tensor<1x4x8x32xf32>
+    %1 = graph.conv2d %a, %aw, %ab {layout = #graph<layout NHWC>, packed_weight} : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>) -> tensor<1x4x8x32xf32>
     %2 = graph.clip %1 {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<1x4x8x32xf32>
     graph.yield %2 : tensor<1x4x8x32xf32>
   }
@@ -56,7 +56,7 @@ func.func @conv_bias_clip(%x: tensor<1x4x8x16xf32>, %w: tensor<2x1x1x16x16xf32>,
 func.func @conv_residual_relu(%x: tensor<1x4x8x16xf32>, %w: tensor<2x1x1x16x16xf32>, %b: tensor<32xf32>, %r: tensor<1x4x8x32xf32>) -> tensor<1x4x8x32xf32> {
   %0 = graph.fused "conv2d_add_relu"(%x, %w, %b, %r) : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>, tensor<1x4x8x32xf32>) -> tensor<1x4x8x32xf32> {
   ^bb0(%a: tensor<1x4x8x16xf32>, %aw: tensor<2x1x1x16x16xf32>, %ab: tensor<32xf32>, %ar: tensor<1x4x8x32xf32>):
-    %1 = graph.conv2d %a, %aw, %ab {layout = "NHWC", packed_weight} : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>) -> tensor<1x4x8x32xf32>
+    %1 = graph.conv2d %a, %aw, %ab {layout = #graph<layout NHWC>, packed_weight} : (tensor<1x4x8x16xf32>, tensor<2x1x1x16x16xf32>, tensor<32xf32>) -> tensor<1x4x8x32xf32>
     %2 = graph.add %1, %ar : (tensor<1x4x8x32xf32>, tensor<1x4x8x32xf32>) -> tensor<1x4x8x32xf32>
     %3 = graph.relu %2 : tensor<1x4x8x32xf32>
     graph.yield %3 : tensor<1x4x8x32xf32>

@@ -88,7 +88,7 @@ func.func @keys(%q: tensor<2x5x16xf32>, %k: tensor<2x16x197xf32>) -> tensor<2x5x
 // CHECK: tensor.collapse_shape {{.*}} into tensor<1x6x8x32xf32>
 // CHECK: return
 func.func @packed_conv(%x: tensor<1x6x8x16xf32>, %w: tensor<2x3x3x16x16xf32>) -> tensor<1x6x8x32xf32> {
-  %y = graph.conv2d %x, %w {layout = "NHWC", packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x16xf32>, tensor<2x3x3x16x16xf32>) -> tensor<1x6x8x32xf32>
+  %y = graph.conv2d %x, %w {layout = #graph<layout NHWC>, packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x16xf32>, tensor<2x3x3x16x16xf32>) -> tensor<1x6x8x32xf32>
   return %y : tensor<1x6x8x32xf32>
 }
 
@@ -108,6 +108,6 @@ func.func @packed_conv(%x: tensor<1x6x8x16xf32>, %w: tensor<2x3x3x16x16xf32>) ->
 // CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c6, %c0, %c0, %c0] {{.*}} : vector<7x1x8xf32>, tensor<1x7x7x1x8xf32>
 // CHECK: return
 func.func @packed_conv_rows(%x: tensor<1x7x7x16xf32>, %w: tensor<1x3x3x16x8xf32>) -> tensor<1x7x7x8xf32> {
-  %y = graph.conv2d %x, %w {layout = "NHWC", packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x16xf32>, tensor<1x3x3x16x8xf32>) -> tensor<1x7x7x8xf32>
+  %y = graph.conv2d %x, %w {layout = #graph<layout NHWC>, packed_weight, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x16xf32>, tensor<1x3x3x16x8xf32>) -> tensor<1x7x7x8xf32>
   return %y : tensor<1x7x7x8xf32>
 }

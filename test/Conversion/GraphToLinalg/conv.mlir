@@ -132,6 +132,6 @@ func.func @conv_groups(%x: tensor<1x4x4x4xf32>, %w: tensor<6x2x3x3xf32>, %b: ten
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 // CHECK: return
 func.func @conv_groups_64(%x: tensor<1x10x10x128xf32>, %w: tensor<3x3x2x128xf32>) -> tensor<1x8x8x128xf32> {
-  %0 = graph.conv2d %x, %w {layout = "NHWC", groups = 64 : i64} : (tensor<1x10x10x128xf32>, tensor<3x3x2x128xf32>) -> tensor<1x8x8x128xf32>
+  %0 = graph.conv2d %x, %w {layout = #graph<layout NHWC>, groups = 64 : i64} : (tensor<1x10x10x128xf32>, tensor<3x3x2x128xf32>) -> tensor<1x8x8x128xf32>
   return %0 : tensor<1x8x8x128xf32>
 }

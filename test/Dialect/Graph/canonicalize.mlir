@@ -181,7 +181,7 @@ func.func @input_transpose_stays(%a: tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
 
 // batch_norm has channels on a fixed dimension: it switches its layout.
 // CHECK-LABEL: func.func @sink_batch_norm
-// CHECK: %[[BN:.*]] = graph.batch_norm %{{.*}} {epsilon = 1.000000e-03 : f32, layout = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK: %[[BN:.*]] = graph.batch_norm %{{.*}} {epsilon = 1.000000e-03 : f32, layout = #graph<layout NHWC>} : (tensor<1x8x8x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
 // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[BN]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NEXT: return %[[T]]
 func.func @sink_batch_norm(%a: tensor<1x8x8x4xf32>, %p: tensor<4xf32>) -> tensor<1x4x8x8xf32> {

@@ -59,7 +59,7 @@ func.func @conv2d_packed_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<1x3x3x2x4xf3
 // Dim 3 of a packed weight is C.
 func.func @conv2d_packed_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<2x3x3x4x2xf32>) -> tensor<1x6x6x4xf32> {
   // expected-error @+1 {{'graph.conv2d' op operand 'weight' dim 3 must be C/groups = 3, but got 4}}
-  %0 = graph.conv2d %x, %w {layout = "NHWC", packed_weight} : (tensor<1x8x8x3xf32>, tensor<2x3x3x4x2xf32>) -> tensor<1x6x6x4xf32>
+  %0 = graph.conv2d %x, %w {layout = #graph<layout NHWC>, packed_weight} : (tensor<1x8x8x3xf32>, tensor<2x3x3x4x2xf32>) -> tensor<1x6x6x4xf32>
   return %0 : tensor<1x6x6x4xf32>
 }
 

@@ -451,11 +451,12 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
     if (!bn || bn.getInput() != op.getResult())
       return failure();
     ArrayRef<int64_t> perm = op.getPerm();
-    StringRef layout;
-    if (perm == ArrayRef<int64_t>{0, 3, 1, 2} && bn.getLayout() == "NCHW")
-      layout = "NHWC";
-    else if (perm == ArrayRef<int64_t>{0, 2, 3, 1} && bn.getLayout() == "NHWC")
-      layout = "NCHW";
+    Layout layout;
+    if (perm == ArrayRef<int64_t>{0, 3, 1, 2} && bn.getLayout() == Layout::NCHW)
+      layout = Layout::NHWC;
+    else if (perm == ArrayRef<int64_t>{0, 2, 3, 1} &&
+             bn.getLayout() == Layout::NHWC)
+      layout = Layout::NCHW;
     else
       return failure();
     if (llvm::is_contained(ValueRange{bn.getScale(), bn.getBias(), bn.getMean(),
@@ -466,7 +467,7 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
     auto moved = BatchNormOp::create(
         rewriter, bn.getLoc(), op.getX().getType(), op.getX(), bn.getScale(),
         bn.getBias(), bn.getMean(), bn.getVariance(), bn.getEpsilonAttr(),
-        rewriter.getStringAttr(layout));
+        LayoutAttr::get(rewriter.getContext(), layout));
     rewriter.replaceOpWithNewOp<TransposeOp>(bn, bn.getType(), moved, perm);
     return success();
   }
@@ -500,7 +501,8 @@ struct SplitTransposeAmongUsers : public OpRewritePattern<TransposeOp> {
     int64_t leaving = 0;
     for (Operation *user : users) {
       if (auto pool = dyn_cast<GlobalAvgPoolOp>(user)) {
-        if (perm != ArrayRef<int64_t>{0, 3, 1, 2} || pool.getLayout() != "NCHW")
+        if (perm != ArrayRef<int64_t>{0, 3, 1, 2} ||
+            pool.getLayout() != Layout::NCHW)
           return failure();
         continue;
       }

@@ -295,7 +295,7 @@ OpFoldResult Conv2DOp::fold(FoldAdaptor adaptor) {
     if (!bias)
       return {};
   }
-  if (getLayout() != "NHWC")
+  if (getLayout() != Layout::NHWC)
     return foldConv2D(*this, type, readConstantTensor(adaptor.getInput()),
                       readConstantTensor(adaptor.getWeight()), bias);
   std::optional<ConstantTensor> weight =
@@ -343,7 +343,7 @@ static OpFoldResult foldBatchNorm(BatchNormOp op, RankedTensorType type,
 
 OpFoldResult BatchNormOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = getFoldableType(getType());
-  if (getLayout() != "NHWC")
+  if (getLayout() != Layout::NHWC)
     return foldBatchNorm(*this, type, readConstantTensor(adaptor.getInput()),
                          adaptor);
   if (!type || type.getRank() != 4)
@@ -541,14 +541,14 @@ getPoolParams(const ConstantTensor &x, RankedTensorType type,
 
 /// Folds a pooling op through `evaluate`, which computes in NCHW: called
 /// with the NCHW result type and the input read in NCHW, whose result is
-/// given back in NHWC when `layout` is "NHWC".
+/// given back in NHWC when `layout` is NHWC.
 template <typename Evaluate>
-static OpFoldResult foldPooling(StringRef layout, Type resultType, Attribute x,
+static OpFoldResult foldPooling(Layout layout, Type resultType, Attribute x,
                                 Evaluate evaluate) {
   RankedTensorType type = getFoldableType(resultType);
   if (!type)
     return {};
-  if (layout != "NHWC")
+  if (layout != Layout::NHWC)
     return evaluate(type, readConstantTensor(x));
   if (type.getRank() != 4)
     return {};

@@ -156,15 +156,6 @@ static FailureOr<int64_t> checkAxis(Operation *op, int64_t axis, int64_t rank,
                            << rank + extra - 1 << "], but got " << axis;
 }
 
-/// Checks attribute 'layout' ("NCHW" or "NHWC"); true for "NHWC".
-static FailureOr<bool> checkLayout(Operation *op, StringRef layout) {
-  if (layout == "NCHW" || layout == "NHWC")
-    return layout == "NHWC";
-  return op->emitOpError() << "attribute 'layout' must be \"NCHW\" or "
-                              "\"NHWC\", but got \""
-                           << layout << "\"";
-}
-
 /// An N x C x H x W shape in NHWC order.
 static SmallVector<int64_t> toNHWC(ArrayRef<int64_t> nchw) {
   return {nchw[0], nchw[2], nchw[3], nchw[1]};
@@ -214,11 +205,10 @@ LogicalResult ConstantOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Conv2DOp::verify() {
-  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
-  if (failed(nhwc) ||
-      failed(checkComputeTypes(*this, {"input", "weight", "bias"})) ||
+  bool nhwc = getLayout() == Layout::NHWC;
+  if (failed(checkComputeTypes(*this, {"input", "weight", "bias"})) ||
       failed(checkRank(*this, getInput(), "input", 4,
-                       *nhwc ? "N x H x W x C" : "N x C x H x W")))
+                       nhwc ? "N x H x W x C" : "N x C x H x W")))
     return failure();
   if (getPackedWeight()) {
     if (getGroups() != 1)
@@ -227,8 +217,8 @@ LogicalResult Conv2DOp::verify() {
                          "F/f0 x KH x KW x C x f0 (packed_weight)")))
       return failure();
   } else if (failed(checkRank(*this, getWeight(), "weight", 4,
-                              *nhwc ? "KH x KW x C/groups x F"
-                                    : "F x C/groups x KH x KW"))) {
+                              nhwc ? "KH x KW x C/groups x F"
+                                   : "F x C/groups x KH x KW"))) {
     return failure();
   }
   // The checks below read NCHW and FCHW; an NHWC conv's shapes are permuted
@@ -237,16 +227,16 @@ LogicalResult Conv2DOp::verify() {
   SmallVector<int64_t> input(shapeOf(getInput()));
   SmallVector<int64_t> weight(shapeOf(getWeight()));
   if (getPackedWeight()) {
-    if (*nhwc)
+    if (nhwc)
       input = toNCHW(input);
     ArrayRef<int64_t> packed = shapeOf(getWeight());
     weight = {packed[0] * packed[4], packed[3], packed[1], packed[2]};
-  } else if (*nhwc) {
+  } else if (nhwc) {
     input = toNCHW(input);
     ArrayRef<int64_t> hwcf = shapeOf(getWeight());
     weight = {hwcf[3], hwcf[2], hwcf[0], hwcf[1]};
   }
-  int64_t weightChannelDim = getPackedWeight() ? 3 : *nhwc ? 2 : 1;
+  int64_t weightChannelDim = getPackedWeight() ? 3 : nhwc ? 2 : 1;
   int64_t channels = input[1], filters = weight[0], groups = getGroups();
   if (groups < 1)
     return emitOpError() << "attribute 'groups' must be >= 1, but got "
@@ -295,25 +285,22 @@ LogicalResult Conv2DOp::verify() {
                         "dilated kernel of operand 'weight'");
   if (failed(shape))
     return failure();
-  return checkResultShape(*this, *nhwc ? toNHWC(*shape) : *shape);
+  return checkResultShape(*this, nhwc ? toNHWC(*shape) : *shape);
 }
 
 LogicalResult BatchNormOp::verify() {
   if (failed(checkComputeTypes(*this,
                                {"input", "scale", "bias", "mean", "variance"})))
     return failure();
-  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
-  if (failed(nhwc))
-    return failure();
+  bool nhwc = getLayout() == Layout::NHWC;
   ArrayRef<int64_t> input = shapeOf(getInput());
-  if (*nhwc &&
-      failed(checkRank(*this, getInput(), "input", 4, "N x H x W x C")))
+  if (nhwc && failed(checkRank(*this, getInput(), "input", 4, "N x H x W x C")))
     return failure();
   if (input.size() < 2)
     return emitOpError() << "operand 'input' must have rank >= 2 (channels "
                             "on dim 1), but got rank "
                          << input.size();
-  int64_t channelDim = *nhwc ? 3 : 1;
+  int64_t channelDim = nhwc ? 3 : 1;
   std::pair<Value, StringRef> params[] = {{getScale(), "scale"},
                                           {getBias(), "bias"},
                                           {getMean(), "mean"},
@@ -446,11 +433,11 @@ LogicalResult GemmOp::verify() {
 static LogicalResult verifyPool2D(Operation *op, Value x,
                                   ArrayRef<int64_t> kernel,
                                   ArrayRef<int64_t> strides,
-                                  ArrayRef<int64_t> padding, StringRef layout) {
-  FailureOr<bool> nhwc = checkLayout(op, layout);
-  if (failed(nhwc) || failed(checkComputeTypes(op, {"x"})) ||
-      failed(checkRank(op, x, "x", 4,
-                       *nhwc ? "N x H x W x C" : "N x C x H x W")) ||
+                                  ArrayRef<int64_t> padding, Layout layout) {
+  bool nhwc = layout == Layout::NHWC;
+  if (failed(checkComputeTypes(op, {"x"})) ||
+      failed(
+          checkRank(op, x, "x", 4, nhwc ? "N x H x W x C" : "N x C x H x W")) ||
       failed(checkArray(op, "kernel", kernel, 2, 1)) ||
       failed(checkArray(op, "strides", strides, 2, 1)) ||
       failed(checkArray(op, "padding", padding, 4, 0)))
@@ -463,13 +450,13 @@ static LogicalResult verifyPool2D(Operation *op, Value x,
                 "axis, but got "
              << padding[i] << " for a kernel of " << kernel[i % 2];
   SmallVector<int64_t> input(shapeOf(x));
-  if (*nhwc)
+  if (nhwc)
     input = toNCHW(input);
   FailureOr<SmallVector<int64_t>> shape = windowOutputShape(
       op, input, input[1], kernel, strides, padding, "attribute 'kernel'");
   if (failed(shape))
     return failure();
-  return checkResultShape(op, *nhwc ? toNHWC(*shape) : *shape);
+  return checkResultShape(op, nhwc ? toNHWC(*shape) : *shape);
 }
 
 LogicalResult MaxPool2DOp::verify() {
@@ -483,13 +470,13 @@ LogicalResult AvgPool2DOp::verify() {
 }
 
 LogicalResult GlobalAvgPoolOp::verify() {
-  FailureOr<bool> nhwc = checkLayout(*this, getLayout());
-  if (failed(nhwc) || failed(checkComputeTypes(*this, {"x"})) ||
+  bool nhwc = getLayout() == Layout::NHWC;
+  if (failed(checkComputeTypes(*this, {"x"})) ||
       failed(checkRank(*this, getX(), "x", 4,
-                       *nhwc ? "N x H x W x C" : "N x C x H x W")))
+                       nhwc ? "N x H x W x C" : "N x C x H x W")))
     return failure();
   ArrayRef<int64_t> x = shapeOf(getX());
-  if (*nhwc)
+  if (nhwc)
     return checkResultShape(*this, {x[0], 1, 1, x[3]});
   return checkResultShape(*this, {x[0], x[1], 1, 1});
 }

@@ -16,6 +16,18 @@ include "graph/Dialect/Graph/IR/GraphBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
+def Graph_Layout : I32EnumAttr<"Layout",
+    "a 4-D activation's order, #graph<layout NCHW> or #graph<layout NHWC>", [
+      I32EnumAttrCase<"NCHW", 0>,
+      I32EnumAttrCase<"NHWC", 1>
+    ]> {
+  let cppNamespace = "::mlir::graph";
+  let genSpecializedAttr = 0;
+}
+
+// Printed `#graph<layout NHWC>`.
+def Graph_LayoutEnumAttr : EnumAttr<Graph_Dialect, Graph_Layout, "layout">;
+
 def Graph_Direction : I32EnumAttr<"Direction",
     "the order in which a recurrent op runs over the sequence", [
       I32EnumAttrCase<"forward", 0>,

@@ -56,10 +56,11 @@ class Graph_BinaryOp<string mnemonic, string expr>
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-// The layout of a 4-D activation: "NCHW" (the default, the graph's own
-// layout) or "NHWC" (channels innermost, what graph-convert-layout chooses
-// for the code generator). The verifier accepts nothing else.
-def Graph_LayoutAttr : DefaultValuedAttr<StrAttr, "\"NCHW\"">;
+// The layout of a 4-D activation: NCHW (the default, the graph's own
+// layout) or NHWC (channels innermost, what graph-convert-layout chooses for
+// the code generator), `#graph<layout NHWC>`.
+def Graph_LayoutAttr
+    : DefaultValuedAttr<Graph_LayoutEnumAttr, "::mlir::graph::Layout::NCHW">;
 
 //===----------------------------------------------------------------------===//
 // graph.constant
@@ -98,12 +99,12 @@ def Graph_Conv2DOp : Graph_ComputeOp<"conv2d"> {
     input. The output is N x F x OH x OW with
     `OH = floor((H + top + bottom - dh*(KH-1) - 1) / sh) + 1`, likewise OW.
 
-    With `layout = "NHWC"` the same convolution takes its input as
-    N x H x W x C, its weight as KH x KW x C/groups x F (HWCF: the output
+    With `layout = #graph<layout NHWC>` the same convolution takes its input
+    as N x H x W x C, its weight as KH x KW x C/groups x F (HWCF: the output
     channels innermost, as the vectorized kernel reads them) and gives an
     N x OH x OW x F output; the bias, strides, padding `[top, left, bottom,
     right]` and dilations keep their meaning. `graph-convert-layout` makes
-    this form; the default `"NCHW"` is the ONNX/PyTorch one.
+    this form; the default, NCHW, is the ONNX/PyTorch one.
 
     With `packed_weight` (`groups` 1 only, either layout), the weight is
     packed for the target's micro-kernel (graph-pack-weights): F/f0 x KH x
@@ -131,8 +132,8 @@ def Graph_BatchNormOp : Graph_ComputeOp<"batch_norm", [Graph_Elementwise]> {
     `output = (input - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] +
     bias[c]`, evaluated in that order in f32, with `c` the index along
     dimension 1 (the channels of any input of rank >= 2). Every parameter is
-    a 1-D tensor of size C. With `layout = "NHWC"` the input has rank 4 and
-    its channels are dimension 3.
+    a 1-D tensor of size C. With `layout = #graph<layout NHWC>` the input
+    has rank 4 and its channels are dimension 3.
   }];
   let arguments = (ins AnyTensor:$input, AnyTensor:$scale, AnyTensor:$bias,
                    AnyTensor:$mean, AnyTensor:$variance,
@@ -227,8 +228,8 @@ def Graph_MaxPool2DOp : Graph_ComputeOp<"max_pool2d"> {
   let description = [{
     `OH = floor((H + top + bottom - kh) / sh) + 1`, likewise OW. Padding is
     `[top, left, bottom, right]` and must be smaller than the kernel, so every
-    window holds at least one real cell. With `layout = "NHWC"` the input is
-    N x H x W x C and the output N x OH x OW x C.
+    window holds at least one real cell. With `layout = #graph<layout NHWC>`
+    the input is N x H x W x C and the output N x OH x OW x C.
   }];
   let arguments = (ins AnyTensor:$x, DenseI64ArrayAttr:$kernel,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -259,7 +260,7 @@ def Graph_AvgPool2DOp : Graph_ComputeOp<"avg_pool2d"> {
 def Graph_GlobalAvgPoolOp : Graph_ComputeOp<"global_avg_pool"> {
   let summary = "mean over H and W: N x C x H x W to N x C x 1 x 1";
   let description = [{
-    With `layout = "NHWC"`: N x H x W x C to N x 1 x 1 x C.
+    With `layout = #graph<layout NHWC>`: N x H x W x C to N x 1 x 1 x C.
   }];
   let arguments = (ins AnyTensor:$x, Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
