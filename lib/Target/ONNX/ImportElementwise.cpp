@@ -555,3 +555,35 @@ mlir::graph::onnx_import::importCastLike(Importer &importer,
       createCast(importer, node, *x,
                  Importer::getType(*like).getElementType()));
 }
+
+void mlir::graph::onnx_import::registerElementwiseOps(OpRegistry &registry) {
+  registry.on({"LeakyRelu", "Elu", "Selu", "HardSigmoid", "Softsign"}, 1,
+              importActivation);
+  registry.on("Shrink", 9, importActivation);
+  registry.on("ThresholdedRelu", 10, importActivation);
+  registry.on("Celu", 12, importActivation);
+  registry.on("HardSwish", 14, importActivation);
+  registry.on("Mish", 18, importActivation);
+  registry.on("Gelu", 20, importActivation);
+  registry.on("PRelu", 1, importPRelu);
+  registry.on("Pow", 1, importPow);
+  registry.on("Mod", 10, importMod);
+  registry.on("BitShift", 11, importBitShift);
+  registry.on({"Min", "Max", "Sum", "Mean"}, 1, importVariadic);
+  registry.on({"Neg", "Abs", "Reciprocal", "Exp", "Log", "Sqrt", "Floor",
+               "Ceil", "Softplus"},
+              1, importMathUnary);
+  registry.on({"Sin", "Cos", "Tan", "Asin", "Acos", "Atan"}, 7,
+              importMathUnary);
+  registry.on({"Sign", "Erf", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"}, 9,
+              importMathUnary);
+  registry.on("Round", 11, importMathUnary);
+  registry.on("IsNaN", 9, importIsNaN);
+  registry.on("IsInf", 10, importIsInf);
+  registry.on({"Equal", "Less", "Greater"}, 1, importComparison);
+  registry.on({"LessOrEqual", "GreaterOrEqual"}, 12, importComparison);
+  registry.on({"And", "Or", "Xor", "Not"}, 1, importLogic);
+  registry.on("Where", 9, importWhere);
+  registry.on("Cast", 1, importCast);
+  registry.on("CastLike", 15, importCastLike);
+}

@@ -174,3 +174,8 @@ LogicalResult mlir::graph::onnx_import::importSoftmaxCrossEntropyLoss(
     return importer.setOutput(node, 1, logProb);
   return success();
 }
+
+void mlir::graph::onnx_import::registerLossOps(OpRegistry &registry) {
+  registry.on("NegativeLogLikelihoodLoss", 12, importNegativeLogLikelihoodLoss);
+  registry.on("SoftmaxCrossEntropyLoss", 12, importSoftmaxCrossEntropyLoss);
+}

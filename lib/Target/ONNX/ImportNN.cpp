@@ -776,3 +776,13 @@ mlir::graph::onnx_import::importGridSample(Importer &importer,
       *alignCorners ? b.getUnitAttr() : UnitAttr());
   return importer.setOutput(node, 0, result);
 }
+
+void mlir::graph::onnx_import::registerNNOps(OpRegistry &registry) {
+  registry.on("ConvTranspose", 1, importConvTranspose);
+  registry.on("LRN", 1, importLRN);
+  registry.on("Upsample", 7, importUpsample);
+  registry.on("MaxUnpool", 9, importMaxUnpool);
+  registry.on("Resize", 10, importResize);
+  registry.on("Einsum", 12, importEinsum);
+  registry.on("GridSample", 16, importGridSample);
+}

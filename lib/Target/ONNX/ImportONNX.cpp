@@ -510,15 +510,72 @@ void Importer::countUses(const onnx::GraphProto &graph) {
     ++useCounts[output.name()];
 }
 
+void OpRegistry::on(StringRef opType, int64_t since, OpImporter importer) {
+  auto &versions = importers[opType];
+  auto position =
+      llvm::lower_bound(versions, since, [](const auto &entry, int64_t opset) {
+        return entry.first < opset;
+      });
+  assert((position == versions.end() || position->first != since) &&
+         "an operator registered twice at one opset");
+  versions.insert(position, {since, importer});
+}
+
+void OpRegistry::on(ArrayRef<StringRef> opTypes, int64_t since,
+                    OpImporter importer) {
+  for (StringRef opType : opTypes)
+    on(opType, since, importer);
+}
+
+OpImporter OpRegistry::lookup(StringRef opType, int64_t opset) const {
+  auto it = importers.find(opType);
+  if (it == importers.end())
+    return nullptr;
+  OpImporter found = nullptr;
+  for (const auto &[since, importer] : it->second)
+    if (since <= opset)
+      found = importer;
+  return found;
+}
+
+std::optional<int64_t> OpRegistry::getFirstOpset(StringRef opType) const {
+  auto it = importers.find(opType);
+  if (it == importers.end())
+    return std::nullopt;
+  return it->second.front().first;
+}
+
+const OpRegistry &mlir::graph::onnx_import::getOpRegistry() {
+  static const OpRegistry registry = [] {
+    OpRegistry registry;
+    registerCoreOps(registry);
+    registerElementwiseOps(registry);
+    registerShapeOps(registry);
+    registerReductionOps(registry);
+    registerNNOps(registry);
+    registerRecurrentOps(registry);
+    registerQuantOps(registry);
+    registerLossOps(registry);
+    return registry;
+  }();
+  return registry;
+}
+
 void Importer::importNode(const onnx::NodeProto &node) {
   if (!isDefaultDomain(node.domain())) {
     (void)nodeError(node, "unsupported operator");
     poisonOutputs(node);
     return;
   }
-  OpImporter build = lookupOpImporter(node.op_type());
+  const OpRegistry &registry = getOpRegistry();
+  OpImporter build = registry.lookup(node.op_type(), opset);
   if (!build) {
-    (void)nodeError(node, "unsupported operator");
+    std::optional<int64_t> first = registry.getFirstOpset(node.op_type());
+    if (first)
+      (void)nodeError(node, "the operator appears in opset " + Twine(*first) +
+                                "; the model imports opset " + Twine(opset));
+    else
+      (void)nodeError(node, "unsupported operator");
     poisonOutputs(node);
     return;
   }

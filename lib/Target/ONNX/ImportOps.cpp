@@ -7,13 +7,15 @@
 // One builder per ONNX operator: it reads the node's attributes and inputs,
 // computes the result shape (ShapeInference.h) and creates the graph ops.
 // Whatever a builder cannot import exactly (an attribute value, a rank, an
-// output that is read) is reported as unsupported, naming the node.
+// output that is read) is reported as unsupported, naming the node. This
+// file has the core operators (convolution, pooling, the products, the
+// spec's activations and arithmetic, the shape ops of the spec); each
+// Import*.cpp registers its own (registerCoreOps here).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ImportHelpers.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cfloat>
@@ -862,112 +864,33 @@ static LogicalResult importRandomUniform(Importer &importer,
 
 } // namespace
 
-OpImporter mlir::graph::onnx_import::lookupOpImporter(StringRef opType) {
-  return llvm::StringSwitch<OpImporter>(opType)
-      // Convolution, normalization, linear algebra, pooling.
-      .Case("Conv", importConv)
-      .Case("ConvTranspose", importConvTranspose)
-      .Case("BatchNormalization", importBatchNormalization)
-      .Case("InstanceNormalization", importInstanceNormalization)
-      .Case("LayerNormalization", importLayerNormalization)
-      .Case("MeanVarianceNormalization", importMeanVarianceNormalization)
-      .Case("LRN", importLRN)
-      .Case("MaxUnpool", importMaxUnpool)
-      .Case("GridSample", importGridSample)
-      .Cases({"RNN", "GRU", "LSTM"}, importRecurrent)
-      .Case("MatMul", importMatMul)
-      .Case("Gemm", importGemm)
-      // Quantization.
-      .Cases({"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"},
-             importQuantOp)
-      .Cases({"ConvInteger", "QLinearConv", "MatMulInteger", "QLinearMatMul"},
-             importQuantOp)
-      .Case("Einsum", importEinsum)
-      .Case("MaxPool", importMaxPool)
-      .Case("AveragePool", importAveragePool)
-      .Case("GlobalAveragePool", importGlobalAveragePool)
-      .Case("GlobalMaxPool", importGlobalPool)
-      .Case("Resize", importResize)
-      .Case("Upsample", importUpsample)
-      // Activations.
-      .Case("Relu", importUnary<ReluOp>)
-      .Case("Sigmoid", importUnary<SigmoidOp>)
-      .Case("Tanh", importUnary<TanhOp>)
-      .Case("Clip", importClip)
-      .Cases({"LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish",
-              "Gelu", "ThresholdedRelu", "Shrink", "Softsign", "Mish"},
-             importActivation)
-      .Case("PRelu", importPRelu)
-      // Arithmetic and math.
-      .Case("Add", importBinary<AddOp>)
-      .Case("Sub", importBinary<SubOp>)
-      .Case("Mul", importBinary<MulOp>)
-      .Case("Div", importBinary<DivOp>)
-      .Case("Pow", importPow)
-      .Case("Mod", importMod)
-      .Case("BitShift", importBitShift)
-      .Cases({"Min", "Max", "Sum", "Mean"}, importVariadic)
-      .Cases({"Neg",  "Abs",   "Sign",  "Reciprocal", "Exp",     "Log",
-              "Sqrt", "Erf",   "Floor", "Ceil",       "Round",   "Sin",
-              "Cos",  "Tan",   "Asin",  "Acos",       "Atan",    "Sinh",
-              "Cosh", "Asinh", "Acosh", "Atanh",      "Softplus"},
-             importMathUnary)
-      .Case("IsNaN", importIsNaN)
-      .Case("IsInf", importIsInf)
-      // Comparisons, logic, selection, casts.
-      .Cases({"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"},
-             importComparison)
-      .Cases({"And", "Or", "Xor", "Not"}, importLogic)
-      .Case("Where", importWhere)
-      .Case("Cast", importCast)
-      .Case("CastLike", importCastLike)
-      // Reductions and the softmax family.
-      .Cases({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-              "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-              "ReduceSumSquare"},
-             importReduce)
-      .Cases({"ArgMax", "ArgMin"}, importArgReduce)
-      .Case("TopK", importTopK)
-      .Case("CumSum", importCumSum)
-      .Case("Softmax", importSoftmax)
-      .Case("LogSoftmax", importLogSoftmax)
-      .Case("Hardmax", importHardmax)
-      // Shapes and data movement.
-      .Case("Shape", importShape)
-      .Case("Size", importSize)
-      .Case("Flatten", importFlatten)
-      .Case("Reshape", importReshape)
-      .Case("Squeeze", importSqueeze)
-      .Case("Unsqueeze", importUnsqueeze)
-      .Case("Transpose", importTranspose)
-      .Case("Concat", importConcat)
-      .Case("Split", importSplit)
-      .Case("Slice", importSlice)
-      .Case("Gather", importGather)
-      .Case("GatherElements", importGatherElements)
-      .Cases({"ScatterElements", "Scatter"}, importScatterElements)
-      .Case("GatherND", importGatherND)
-      .Case("ScatterND", importScatterND)
-      .Case("ReverseSequence", importReverseSequence)
-      .Case("Expand", importExpand)
-      .Case("Tile", importTile)
-      .Case("Pad", importPad)
-      .Case("DepthToSpace", importDepthToSpace)
-      .Case("SpaceToDepth", importSpaceToDepth)
-      .Case("Trilu", importTrilu)
-      .Case("OneHot", importOneHot)
-      .Case("Compress", importCompress)
-      .Case("ConstantOfShape", importConstantOfShape)
-      .Case("Range", importRange)
-      .Case("EyeLike", importEyeLike)
-      .Cases({"HannWindow", "HammingWindow", "BlackmanWindow"}, importWindow)
-      // Losses.
-      .Case("NegativeLogLikelihoodLoss", importNegativeLogLikelihoodLoss)
-      .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)
-      // Dropout, identity, constants, random numbers.
-      .Case("Dropout", importDropout)
-      .Case("Identity", importIdentity)
-      .Case("Constant", importConstant)
-      .Case("RandomUniform", importRandomUniform)
-      .Default(nullptr);
+void mlir::graph::onnx_import::registerCoreOps(OpRegistry &registry) {
+  // Convolution, normalization, linear algebra, pooling.
+  registry.on("Conv", 1, importConv);
+  registry.on("BatchNormalization", 1, importBatchNormalization);
+  registry.on("MatMul", 1, importMatMul);
+  registry.on("Gemm", 1, importGemm);
+  registry.on("MaxPool", 1, importMaxPool);
+  registry.on("AveragePool", 1, importAveragePool);
+  registry.on("GlobalAveragePool", 1, importGlobalAveragePool);
+  // Activations and arithmetic.
+  registry.on("Relu", 1, importUnary<ReluOp>);
+  registry.on("Sigmoid", 1, importUnary<SigmoidOp>);
+  registry.on("Tanh", 1, importUnary<TanhOp>);
+  registry.on("Clip", 1, importClip);
+  registry.on("Add", 1, importBinary<AddOp>);
+  registry.on("Sub", 1, importBinary<SubOp>);
+  registry.on("Mul", 1, importBinary<MulOp>);
+  registry.on("Div", 1, importBinary<DivOp>);
+  registry.on("Softmax", 1, importSoftmax);
+  // Shapes.
+  registry.on("Flatten", 1, importFlatten);
+  registry.on("Reshape", 1, importReshape);
+  registry.on("Transpose", 1, importTranspose);
+  registry.on("Concat", 1, importConcat);
+  // Dropout, identity, constants, random numbers.
+  registry.on("Dropout", 1, importDropout);
+  registry.on("Identity", 1, importIdentity);
+  registry.on("Constant", 1, importConstant);
+  registry.on("RandomUniform", 1, importRandomUniform);
 }

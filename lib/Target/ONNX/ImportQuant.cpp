@@ -535,3 +535,10 @@ mlir::graph::onnx_import::importQuantOp(Importer &importer,
     return importMatMulInteger(importer, node);
   return importQLinearMatMul(importer, node);
 }
+
+void mlir::graph::onnx_import::registerQuantOps(OpRegistry &registry) {
+  registry.on({"QuantizeLinear", "DequantizeLinear", "ConvInteger",
+               "QLinearConv", "MatMulInteger", "QLinearMatMul"},
+              10, importQuantOp);
+  registry.on("DynamicQuantizeLinear", 11, importQuantOp);
+}

@@ -218,3 +218,7 @@ mlir::graph::onnx_import::importRecurrent(Importer &importer,
   }
   return success();
 }
+
+void mlir::graph::onnx_import::registerRecurrentOps(OpRegistry &registry) {
+  registry.on({"RNN", "GRU", "LSTM"}, 1, importRecurrent);
+}

@@ -481,3 +481,19 @@ LogicalResult mlir::graph::onnx_import::importMeanVarianceNormalization(
   return importer.setOutput(
       node, 0, createBinary<DivOp>(importer, node, centered, denominator));
 }
+
+void mlir::graph::onnx_import::registerReductionOps(OpRegistry &registry) {
+  registry.on({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
+               "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
+               "ReduceLogSumExp", "ReduceSumSquare"},
+              1, importReduce);
+  registry.on({"ArgMax", "ArgMin"}, 1, importArgReduce);
+  registry.on("TopK", 1, importTopK);
+  registry.on("CumSum", 11, importCumSum);
+  registry.on("LogSoftmax", 1, importLogSoftmax);
+  registry.on("Hardmax", 1, importHardmax);
+  registry.on("GlobalMaxPool", 1, importGlobalPool);
+  registry.on("InstanceNormalization", 1, importInstanceNormalization);
+  registry.on("MeanVarianceNormalization", 9, importMeanVarianceNormalization);
+  registry.on("LayerNormalization", 17, importLayerNormalization);
+}

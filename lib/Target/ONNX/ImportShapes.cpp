@@ -1126,3 +1126,32 @@ mlir::graph::onnx_import::importOneHot(Importer &importer,
   (void)element;
   return importer.setOutput(node, 0, result);
 }
+
+void mlir::graph::onnx_import::registerShapeOps(OpRegistry &registry) {
+  registry.on("Shape", 1, importShape);
+  registry.on("Size", 1, importSize);
+  registry.on("Squeeze", 1, importSqueeze);
+  registry.on("Unsqueeze", 1, importUnsqueeze);
+  registry.on("Split", 1, importSplit);
+  registry.on("Slice", 1, importSlice);
+  registry.on("Gather", 1, importGather);
+  registry.on("GatherElements", 11, importGatherElements);
+  registry.on("Scatter", 9, importScatterElements);
+  registry.on("ScatterElements", 11, importScatterElements);
+  registry.on("GatherND", 11, importGatherND);
+  registry.on("ScatterND", 11, importScatterND);
+  registry.on("ReverseSequence", 10, importReverseSequence);
+  registry.on("Expand", 8, importExpand);
+  registry.on("Tile", 1, importTile);
+  registry.on("Pad", 1, importPad);
+  registry.on("DepthToSpace", 1, importDepthToSpace);
+  registry.on("SpaceToDepth", 1, importSpaceToDepth);
+  registry.on("Trilu", 14, importTrilu);
+  registry.on("OneHot", 9, importOneHot);
+  registry.on("Compress", 9, importCompress);
+  registry.on("ConstantOfShape", 9, importConstantOfShape);
+  registry.on("EyeLike", 9, importEyeLike);
+  registry.on("Range", 11, importRange);
+  registry.on({"HannWindow", "HammingWindow", "BlackmanWindow"}, 17,
+              importWindow);
+}

@@ -216,8 +216,40 @@ private:
 /// Builds the ops of one node. Reports its errors through the importer.
 using OpImporter = LogicalResult (*)(Importer &, const onnx::NodeProto &);
 
-/// The builder for operator `opType` of the default domain, or null.
-OpImporter lookupOpImporter(StringRef opType);
+/// The importers of the default domain's operators. Each Import*.cpp
+/// registers its operators with the opset each appeared in (torch-mlir's
+/// `patterns.onOp("Add", 7, ...)`), and a node of a model importing opset N
+/// takes the importer registered at the latest opset <= N.
+class OpRegistry {
+public:
+  /// `importer` builds `opType` from opset `since` on.
+  void on(StringRef opType, int64_t since, OpImporter importer);
+  void on(ArrayRef<StringRef> opTypes, int64_t since, OpImporter importer);
+
+  /// The importer of `opType` in a model of `opset`, or null.
+  OpImporter lookup(StringRef opType, int64_t opset) const;
+  /// The opset `opType` first appears in, or nullopt for an operator that
+  /// is not registered.
+  std::optional<int64_t> getFirstOpset(StringRef opType) const;
+
+private:
+  /// Per operator, (since, importer) by increasing opset.
+  llvm::StringMap<SmallVector<std::pair<int64_t, OpImporter>, 1>> importers;
+};
+
+/// Every operator's importer: built once, on first use (thread-safe), and
+/// read-only afterwards. ImportONNX.cpp owns it.
+const OpRegistry &getOpRegistry();
+
+// What each file registers.
+void registerCoreOps(OpRegistry &registry);        // ImportOps.cpp
+void registerElementwiseOps(OpRegistry &registry); // ImportElementwise.cpp
+void registerShapeOps(OpRegistry &registry);       // ImportShapes.cpp
+void registerReductionOps(OpRegistry &registry);   // ImportReductions.cpp
+void registerNNOps(OpRegistry &registry);          // ImportNN.cpp
+void registerRecurrentOps(OpRegistry &registry);   // ImportRecurrent.cpp
+void registerQuantOps(OpRegistry &registry);       // ImportQuant.cpp
+void registerLossOps(OpRegistry &registry);        // ImportLosses.cpp
 
 } // namespace onnx_import
 } // namespace graph

@@ -299,6 +299,17 @@ def unsupported():
     return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])])
 
 
+def later_opset():
+    """Operators of later opsets than the model imports (12): Gelu (20) and
+    Trilu (14), and one it has (Relu)."""
+    nodes = [
+        helper.make_node("Gelu", ["x"], ["a"], name="gelu"),
+        helper.make_node("Relu", ["x"], ["b"], name="relu"),
+        helper.make_node("Trilu", ["b"], ["y"], name="trilu"),
+    ]
+    return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])], opset=12)
+
+
 def symbolic():
     nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     return model(nodes, [value("x", ["batch", 3, 4, 4])],
@@ -436,6 +447,10 @@ def main():
                   [value("x", [2, 3], TensorProto.INT16)],
                   [value("y", [2, 3], TensorProto.INT16)], opset=6)
         onnx.save(m, out)
+    elif name == "later_opset":
+        # Invalid ONNX (the checker refuses it), as a hand-edited or
+        # mis-exported model is: the importer must say so.
+        onnx.save(later_opset(), out)
     elif name == "nested":
         with open(out, "wb") as f:
             f.write(nested(500).SerializeToString())
