@@ -87,8 +87,9 @@ struct CPUTarget {
   static const CPUTarget &getHost();
 
   /// Whether code for this target runs on this machine: same architecture,
-  /// and every feature it uses is one the host has. Otherwise `reason` says
-  /// which feature is missing.
+  /// and every feature the generated code may use is one the host has
+  /// (system instructions, which only intrinsics emit, do not count).
+  /// Otherwise `reason` says which feature is missing.
   bool runsOnHost(std::string &reason) const;
 };
 
