@@ -707,23 +707,31 @@ private:
                       int64_t count) {
     if (accumulatorsInMemory())
       return emitProductByVInMemory(next, bh, rows, key0, count);
-    int64_t lanes = tiling.lanes, chunks = tiling.chunks;
-    Value zero = f32Constant(0.0f);
-    for (int64_t j = 0; j < count; ++j) {
-      Value key = arith::AddIOp::create(b, loc, key0, index(j));
-      SmallVector<Value> pj;
-      for (int64_t i = 0; i < rows; ++i)
-        pj.push_back(
-            splat(tensor::ExtractOp::create(b, loc, next.probabilities,
-                                            ValueRange{index(i), index(j)}),
-                  chunkType()));
-      for (int64_t c = 0; c < chunks; ++c) {
-        Value valueRow = vector::TransferReadOp::create(
-            b, loc, chunkType(), v, ValueRange{bh, key, index(c * lanes)}, zero,
-            ArrayRef<bool>{chunkInBounds(c)});
-        for (int64_t i = 0; i < rows; ++i)
-          next.acc[i * chunks + c] = vector::FMAOp::create(
-              b, loc, pj[i], valueRow, next.acc[i * chunks + c]);
+    for (int64_t j = 0; j < count; ++j)
+      addKeyTimesV(next.acc, next.probabilities, bh, rows,
+                   arith::AddIOp::create(b, loc, key0, index(j)), index(j),
+                   /*first=*/0, tiling.chunks);
+  }
+
+  /// acc[i * group + c - first] += p_i[column] * v[key, chunk c], for the
+  /// block's rows i and the chunks c in [first, first + group): one key's
+  /// row of v, read a vector at a time, for every row.
+  void addKeyTimesV(SmallVectorImpl<Value> &acc, Value probabilities, Value bh,
+                    int64_t rows, Value key, Value column, int64_t first,
+                    int64_t group) {
+    SmallVector<Value> pj;
+    for (int64_t i = 0; i < rows; ++i)
+      pj.push_back(
+          splat(tensor::ExtractOp::create(b, loc, probabilities,
+                                          ValueRange{index(i), column}),
+                chunkType()));
+    for (int64_t c = first; c < first + group; ++c) {
+      Value valueRow = vector::TransferReadOp::create(
+          b, loc, chunkType(), v, ValueRange{bh, key, index(c * tiling.lanes)},
+          f32Constant(0.0f), ArrayRef<bool>{chunkInBounds(c)});
+      for (int64_t i = 0; i < rows; ++i) {
+        Value &sum = acc[i * group + c - first];
+        sum = vector::FMAOp::create(b, loc, pj[i], valueRow, sum);
       }
     }
   }
@@ -751,22 +759,9 @@ private:
       auto addKeys = [&](Value j, int64_t steps, SmallVector<Value> acc) {
         for (int64_t u = 0; u < steps; ++u) {
           Value column = arith::AddIOp::create(b, loc, j, index(u));
-          Value key = arith::AddIOp::create(b, loc, key0, column);
-          SmallVector<Value> pj;
-          for (int64_t i = 0; i < rows; ++i)
-            pj.push_back(
-                splat(tensor::ExtractOp::create(b, loc, probabilities,
-                                                ValueRange{index(i), column}),
-                      chunkType()));
-          for (int64_t c = first; c < first + group; ++c) {
-            Value valueRow = vector::TransferReadOp::create(
-                b, loc, chunkType(), v,
-                ValueRange{bh, key, index(c * tiling.lanes)}, f32Constant(0.0f),
-                ArrayRef<bool>{chunkInBounds(c)});
-            for (int64_t i = 0; i < rows; ++i)
-              acc[i * group + c - first] = vector::FMAOp::create(
-                  b, loc, pj[i], valueRow, acc[i * group + c - first]);
-          }
+          addKeyTimesV(acc, probabilities, bh, rows,
+                       arith::AddIOp::create(b, loc, key0, column), column,
+                       first, group);
         }
         return acc;
       };
