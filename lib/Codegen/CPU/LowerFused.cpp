@@ -109,6 +109,26 @@ static SmallVector<int64_t> chooseTileSizes(ArrayRef<int64_t> shape,
       order = {0, 2, 1, 3};
     sizes[0] = 1;
   }
+  // Channels-last results with few rows (ResNet-18's last stage: 7 x 7 x
+  // 512) are split along the channels rather than into 1-row tiles: a
+  // convolution's tile then reads only its channels' weights, where each
+  // row tile would stream all of them (9.4 MB there) once more, and covers
+  // the whole map, which its register tiles (2 x 7 pixels) need. From 256
+  // channels on, a 3 x 3 convolution's weights (2.4 MB) outgrow the L2.
+  // The channels go in runs of 32 (whole panels on every target), at least
+  // two tiles, as many as the budget needs.
+  if (channelsLast && shape.size() == 4 &&
+      largestDivisorAtMost(shape[1], shape[1] / 2) < 4 && shape[3] >= 256 &&
+      shape[3] % 32 == 0) {
+    int64_t runs = shape[3] / 32;
+    int64_t mapElements = shape[1] * shape[2] * 32;
+    sizes[3] = 32 * largestDivisorAtMost(
+                        runs, std::min(runs / 2, budget / mapElements));
+    if (shape[0] == 1)
+      sizes[0] = 0;
+    return sizes;
+  }
+
   auto tileOf = [&](int64_t d) { return sizes[d] ? sizes[d] : shape[d]; };
   auto tileElements = [&]() {
     int64_t n = 1;
@@ -126,16 +146,7 @@ static SmallVector<int64_t> chooseTileSizes(ArrayRef<int64_t> shape,
         largestDivisorAtMost(shape[d], budget / std::max<int64_t>(rest, 1));
   }
   // A tile as large as the result would leave the intermediates whole.
-  // Channels-last results with few rows (ResNet-18's last stage: 7 x 7 x
-  // 512) are split along the channels rather than into 1-row tiles: a
-  // convolution's tile then reads only its channels' weights, where each
-  // row tile would stream all of them (9.4 MB there) once more. From 256
-  // channels on, a 3 x 3 convolution's weights (2.4 MB) outgrow the L2.
-  if (tileElements() == numElements && channelsLast && shape.size() == 4 &&
-      largestDivisorAtMost(shape[1], shape[1] / 2) < 4 && shape[3] >= 256 &&
-      shape[3] % 32 == 0) {
-    sizes[3] = shape[3] / 2;
-  } else if (tileElements() == numElements) {
+  if (tileElements() == numElements) {
     for (int64_t d : order) {
       if (shape[d] > 1) {
         sizes[d] = largestDivisorAtMost(shape[d], shape[d] / 2);

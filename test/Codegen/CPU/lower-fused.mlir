@@ -273,10 +273,15 @@ func.func @tile_rows_follow_l2(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x1x1x
 }
 
 // Few rows and many channels (ResNet-18's last stage): two tiles of half the
-// channels, not seven 1-row tiles that would each read every weight again.
+// channels, not seven 1-row tiles that would each read every weight again;
+// also where the whole result outgrows the tile budget (AVX2's 512 KiB L2:
+// 64 KiB tiles, the result is 98 KiB), which gave 1-row tiles before.
 // TILED-LABEL: func.func @few_rows_split_channels
 // TILED: scf.forall ({{.*}}) = (0) to (512) step (256)
 // TILED: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x7x7x256xf32>
+// L2-512K-LABEL: func.func @few_rows_split_channels
+// L2-512K: scf.forall ({{.*}}) = (0) to (512) step (256)
+// L2-512K: linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x7x7x256xf32>
 func.func @few_rows_split_channels(%x: tensor<1x7x7x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
   %0 = graph.fused "conv2d_relu" (%x, %w) : (tensor<1x7x7x512xf32>, tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
   ^bb0(%a0: tensor<1x7x7x512xf32>, %a1: tensor<3x3x512x512xf32>):
