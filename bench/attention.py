@@ -23,9 +23,13 @@ keys it hides from a block of queries, about half of them. With
 --mask-input it is an input instead, whose values the compiler does not
 know: every block is visited.
 
+--target-cpu NAME (graph-run's) times the code for another x86 level that
+this host runs: x86-64-v3 gives the AVX2 code on an AVX-512 host.
+
 Usage: bench/attention.py [--seq 128,197,512,1024] [--heads 12] [--dim 64]
                           [--threads 1,2] [--runs 10] [--no-mask]
-                          [--mask-input] [--build DIR] [--work DIR]
+                          [--mask-input] [--target-cpu NAME] [--build DIR]
+                          [--work DIR]
 """
 import argparse
 import os
@@ -81,6 +85,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--no-mask", action="store_true")
     ap.add_argument("--mask-input", action="store_true")
+    ap.add_argument("--target-cpu", default="")
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--work", default="/tmp/graph-attention-bench")
     args = ap.parse_args()
@@ -88,11 +93,12 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rng = np.random.RandomState(0)
     masked = not args.no_mask
-    print("attention, %d heads of %d, %s; graph-run -O0 --bench %d (median ms)"
+    target = ["--target-cpu=" + args.target_cpu] if args.target_cpu else []
+    print("attention, %d heads of %d, %s; graph-run -O0 %s--bench %d (median ms)"
           % (args.heads, args.dim,
              ("causal mask (%s)" % ("an input" if args.mask_input
                                     else "a constant")) if masked
-             else "no mask", args.runs))
+             else "no mask", "".join(t + " " for t in target), args.runs))
     print("%6s %7s %10s %10s %9s %9s"
           % ("seq", "threads", "unfused", "fused", "ratio", "GFLOP/s"))
     failures = 0
@@ -127,8 +133,9 @@ def main():
                 out = "%s.%s.out.npy" % (base, variant)
                 run = subprocess.run(
                     [os.path.join(bindir, "graph-run"), "-O0", "--no-cache",
-                     "--threads", str(threads), "--bench", str(args.runs),
-                     "%s.%s.mlir" % (base, variant)] + paths + ["--output", out],
+                     "--threads", str(threads), "--bench", str(args.runs)]
+                    + target + ["%s.%s.mlir" % (base, variant)] + paths
+                    + ["--output", out],
                     check=True, capture_output=True, text=True)
                 medians[variant] = float(re.search(
                     r"median ([0-9.]+) ms", run.stdout + run.stderr).group(1))
