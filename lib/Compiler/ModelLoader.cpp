@@ -280,12 +280,10 @@ llvm::Expected<std::unique_ptr<Executable>> mlir::graph::compiler::loadModel(
 // Sessions
 //===----------------------------------------------------------------------===//
 
-static std::shared_ptr<MLIRContext> createContext() {
+std::shared_ptr<MLIRContext> mlir::graph::compiler::createLoaderContext() {
   DialectRegistry registry;
   registerCompilerDialects(registry);
   auto context = std::make_shared<MLIRContext>(registry);
-  // Errors point at the source; a dump of the lowered function would drown
-  // them.
   context->printOpOnDiagnostic(false);
   return context;
 }
@@ -376,7 +374,7 @@ public:
 
   llvm::Expected<std::optional<DeclaredSignature>>
   readDeclaredSignature() override {
-    std::shared_ptr<MLIRContext> context = createContext();
+    std::shared_ptr<MLIRContext> context = createLoaderContext();
     std::string diagnostics;
     llvm::raw_string_ostream os(diagnostics);
     llvm::Expected<std::optional<DeclaredSignature>> declared =
@@ -390,7 +388,7 @@ public:
   load(const std::vector<std::string> &inputShapes,
        const std::vector<std::string> &inputValues) override {
     auto model = std::make_shared<LoadedModel>();
-    std::shared_ptr<MLIRContext> context = createContext();
+    std::shared_ptr<MLIRContext> context = createLoaderContext();
     model->owner = context;
     LoadOptions loadOptions = options;
     loadOptions.inputShapes = inputShapes;

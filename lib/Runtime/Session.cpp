@@ -30,8 +30,8 @@ LoadedModel::~LoadedModel() {
 
 ModelSource::~ModelSource() = default;
 
-/// The shape as the model declares it: `(N, 3, 224, 224)`.
-static std::string formatDeclaredShape(const DeclaredTensor &tensor) {
+std::string
+mlir::graph::runtime::formatDeclaredShape(const DeclaredTensor &tensor) {
   if (!tensor.ranked)
     return "(any shape)";
   llvm::SmallVector<std::string> dims;

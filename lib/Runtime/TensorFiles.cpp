@@ -229,3 +229,13 @@ llvm::Error mlir::graph::runtime::writeOutputFiles(
       return fail(makeError("cannot write '" + final + "': " + ec.message()));
   return llvm::Error::success();
 }
+
+llvm::Expected<std::vector<TensorBuffer>>
+mlir::graph::runtime::readOrMakeInputs(
+    const ModelSignature &signature,
+    llvm::ArrayRef<std::optional<std::string>> files, unsigned seed,
+    std::vector<std::optional<NpyArray>> &preloaded) {
+  if (llvm::any_of(files, [](const auto &file) { return bool(file); }))
+    return readInputFiles(signature, files, preloaded);
+  return makeRandomInputs(signature, seed);
+}

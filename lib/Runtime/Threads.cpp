@@ -8,6 +8,10 @@
 
 #include "graph/Runtime/Threads.h"
 
+#include "graph/Runtime/Errors.h"
+
+#include "llvm/ADT/StringRef.h"
+
 #include <sched.h>
 
 // libomp's API (omp.h is clang's header; the two functions are all we need).
@@ -30,3 +34,32 @@ void mlir::graph::runtime::setNumThreads(int threads) {
 }
 
 int mlir::graph::runtime::getNumThreads() { return omp_get_max_threads(); }
+
+llvm::Expected<int> mlir::graph::runtime::takeThreadsArgument(int &argc,
+                                                              char **argv) {
+  int count = 0;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    llvm::StringRef name = arg;
+    if (!name.consume_front("--") && !name.consume_front("-")) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    auto [key, value] = name.split('=');
+    if (key != "threads") {
+      argv[out++] = argv[i];
+      continue;
+    }
+    if (!name.contains('=')) {
+      if (i + 1 == argc)
+        return makeError("--threads needs a count");
+      value = argv[++i];
+    }
+    if (value.getAsInteger(10, count) || count < 1)
+      return makeError("--threads must be a count of at least 1, got '" +
+                       value + "'");
+  }
+  argc = out;
+  return count;
+}

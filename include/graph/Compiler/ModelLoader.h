@@ -24,6 +24,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ struct LoadOptions {
   std::string cacheDirectory;
   uint64_t cacheSizeLimit = kDefaultCacheSizeLimit;
 };
+
+/// A context for loadModel: the dialects of registerCompilerDialects, and
+/// diagnostics without the op they are about (a dump of a lowered function
+/// would drown the source location).
+std::shared_ptr<MLIRContext> createLoaderContext();
 
 /// Loads or compiles the model at `path` into `context` (which must have
 /// the dialects of registerCompilerDialects). Diagnostics about the model

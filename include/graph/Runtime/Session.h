@@ -66,6 +66,10 @@ struct DeclaredSignature {
   bool isSymbolic() const;
 };
 
+/// The shape as the model declares it: `(N, 3, 224, 224)`, `(8,)`, or
+/// `(any shape)`.
+std::string formatDeclaredShape(const DeclaredTensor &tensor);
+
 /// One set of input shapes, in input order.
 using InputShapes = std::vector<llvm::SmallVector<int64_t>>;
 

@@ -62,6 +62,14 @@ readInputFiles(const ModelSignature &signature,
 llvm::Expected<std::vector<TensorBuffer>>
 makeRandomInputs(const ModelSignature &signature, unsigned seed);
 
+/// The inputs of `signature` read from `files` (readInputFiles), or, when
+/// no file is given at all, random ones of `seed` (makeRandomInputs).
+llvm::Expected<std::vector<TensorBuffer>>
+readOrMakeInputs(const ModelSignature &signature,
+                 llvm::ArrayRef<std::optional<std::string>> files,
+                 unsigned seed,
+                 std::vector<std::optional<NpyArray>> &preloaded);
+
 /// Writes `buffers[i]` to `files[i]` where one is given, as .npy of the
 /// shape of `specs[i]`: each to a temporary file first, renamed into place
 /// only when all are written, so that an error leaves no file behind.

@@ -14,6 +14,8 @@
 #ifndef GRAPH_RUNTIME_THREADS_H
 #define GRAPH_RUNTIME_THREADS_H
 
+#include "llvm/Support/Error.h"
+
 namespace mlir {
 namespace graph {
 namespace runtime {
@@ -27,6 +29,12 @@ void setNumThreads(int threads);
 
 /// The thread count parallel loops run on.
 int getNumThreads();
+
+/// A tool's `--threads N` (or `--threads=N`, one dash or two), taken out of
+/// argv before LLVM's command line parses it: libLLVM registers an option
+/// named `threads` of its own, which a second one would clash with. The
+/// count, 0 when not given; an error for a missing or bad count.
+llvm::Expected<int> takeThreadsArgument(int &argc, char **argv);
 
 } // namespace runtime
 } // namespace graph
