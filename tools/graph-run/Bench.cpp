@@ -9,6 +9,7 @@
 #include "Bench.h"
 
 #include "graph/Runtime/AllocationCounter.h"
+#include "graph/Runtime/Errors.h"
 
 #include "llvm/Support/WithColor.h"
 
@@ -87,4 +88,18 @@ void graph_run::warnAboutProblems(const Measurement &measurement,
         << what << ": the compiled code wrote to input '"
         << signature.inputs[index].name << "' (argument " << index
         << "), which it must only read\n";
+}
+
+bool graph_run::allocateOutputBuffers(
+    Executable &model, std::vector<TensorBuffer> &buffers,
+    llvm::SmallVectorImpl<TensorBuffer *> &pointers) {
+  llvm::Expected<std::vector<TensorBuffer>> allocated = model.allocateOutputs();
+  if (!allocated) {
+    printError(allocated.takeError(), "graph-run");
+    return false;
+  }
+  buffers = std::move(*allocated);
+  for (TensorBuffer &buffer : buffers)
+    pointers.push_back(&buffer);
+  return true;
 }

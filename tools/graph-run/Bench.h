@@ -50,6 +50,12 @@ Measurement measure(Executable &model,
                     llvm::ArrayRef<TensorBuffer *> outputs, unsigned runs,
                     Profiler *profiler = nullptr);
 
+/// The output buffers of `model` in `buffers`, and pointers to them in
+/// `pointers`; false after printing an error.
+bool allocateOutputBuffers(Executable &model,
+                           std::vector<TensorBuffer> &buffers,
+                           llvm::SmallVectorImpl<TensorBuffer *> &pointers);
+
 /// Prints a warning to stderr when some run left buffers allocated or wrote
 /// to an input. `what` names the compilation (e.g. "-O3").
 void warnAboutProblems(const Measurement &measurement,

@@ -8,6 +8,12 @@
 
 #include "Compare.h"
 
+#include "Report.h"
+
+#include "graph/Runtime/Errors.h"
+
+#include "llvm/Support/WithColor.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -79,4 +85,80 @@ std::optional<uint64_t> graph_run::breakEvenRuns(double tcBase, double lBase,
   if (!(n < 1e18))
     return std::nullopt;
   return std::max<uint64_t>(1, uint64_t(n));
+}
+
+static llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "graph-run");
+}
+
+/// Whether both take and return tensors of the same types and shapes.
+static bool sameSignature(const ModelSignature &a, const ModelSignature &b) {
+  auto same = [](llvm::ArrayRef<TensorSpec> x, llvm::ArrayRef<TensorSpec> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip_equal(x, y), [](auto pair) {
+             auto &[p, q] = pair;
+             return p.elementType == q.elementType &&
+                    llvm::ArrayRef<int64_t>(p.shape) ==
+                        llvm::ArrayRef<int64_t>(q.shape);
+           });
+  };
+  return same(a.inputs, b.inputs) && same(a.outputs, b.outputs);
+}
+
+bool graph_run::compareWithBaseline(const Comparison &c) {
+  const ModelSignature &signature = c.model.getSignature();
+  const std::string &levelName = c.levelName;
+  LoadReport baseReport;
+  llvm::Expected<std::unique_ptr<Executable>> baseModel = [&] {
+    mlir::TimingScope baseTimer = c.timing.nest(c.baseFile + " (baseline)");
+    return loadModel(c.context, c.baseFile, c.baseOptions, baseTimer,
+                     baseReport);
+  }();
+  if (!baseModel) {
+    printError(baseModel.takeError(), "graph-run");
+    return false;
+  }
+  if (c.reportLoads)
+    printCacheReport(c.baseFile + " (baseline)", baseReport);
+  if (!sameSignature((*baseModel)->getSignature(), signature)) {
+    error() << "the baseline '" << c.baseFile
+            << "' does not take and return the same tensors as '" << c.modelFile
+            << "'\n";
+    return false;
+  }
+  std::vector<TensorBuffer> baseBuffers;
+  llvm::SmallVector<TensorBuffer *> basePtrs;
+  if (!allocateOutputBuffers(**baseModel, baseBuffers, basePtrs))
+    return false;
+  unsigned runs = c.runs;
+  Measurement baseMeasurement = measure(**baseModel, c.inputs, basePtrs, runs);
+  Measurement optMeasurement = measure(c.model, c.inputs, c.outputPtrs, runs);
+  std::string baseName = getLevelName(**baseModel, 0);
+  if (baseName == levelName)
+    baseName = "base";
+  warnAboutProblems(baseMeasurement, signature, baseName);
+  warnAboutProblems(optMeasurement, signature, levelName);
+
+  Agreement agreement = compareOutputs(signature.outputs, baseBuffers,
+                                       c.outputs, baseName, levelName);
+  if (!agreement.agree) {
+    error() << "outputs differ between " << baseName << " and " << levelName
+            << ": " << agreement.mismatch << " (rtol " << kCompareRtol
+            << ", atol " << kCompareAtol << ")\n";
+    return false;
+  }
+  llvm::outs() << llvm::format(
+      "outputs agree: max abs diff %.3g, max rel diff %.3g (rtol %g, atol "
+      "%g)\n",
+      agreement.maxAbsDiff, agreement.maxRelDiff, kCompareRtol, kCompareAtol);
+  // The break-even N of the table: from the cold compile times (what a
+  // cache hit saved, when there was one), then from the warm ones.
+  if (baseReport.coldMillis)
+    baseMeasurement.compileMillis = *baseReport.coldMillis;
+  if (c.report.coldMillis)
+    optMeasurement.compileMillis = *c.report.coldMillis;
+  printComparison(baseMeasurement, optMeasurement, baseName, levelName, runs);
+  printWarmBreakEven(baseReport, baseMeasurement, c.report, optMeasurement,
+                     baseName, levelName);
+  return true;
 }

@@ -13,6 +13,9 @@
 #define GRAPH_RUN_COMPARE_H
 
 #include "graph/Compiler/CompiledModel.h"
+#include "graph/Compiler/ModelLoader.h"
+
+#include "mlir/Support/Timing.h"
 
 #include <optional>
 #include <string>
@@ -49,6 +52,32 @@ Agreement compareOutputs(llvm::ArrayRef<TensorSpec> specs,
 /// latencies and no cheaper compile).
 std::optional<uint64_t> breakEvenRuns(double tcBase, double lBase, double tcOpt,
                                       double lOpt);
+
+/// `--compare`: a model against its baseline, on the same inputs.
+struct Comparison {
+  mlir::MLIRContext &context;
+  /// The baseline (the model's own file, or --compare-to's) and its load
+  /// options (-O0).
+  std::string baseFile;
+  LoadOptions baseOptions;
+  mlir::TimingScope &timing;
+  /// Whether to say where each model came from (--timing).
+  bool reportLoads;
+  /// The model, loaded, with its outputs.
+  std::string modelFile;
+  Executable &model;
+  const LoadReport &report;
+  std::string levelName;
+  llvm::ArrayRef<const TensorBuffer *> inputs;
+  llvm::ArrayRef<TensorBuffer> outputs;
+  llvm::ArrayRef<TensorBuffer *> outputPtrs;
+  unsigned runs;
+};
+
+/// Loads the baseline, times both models `runs` times, checks that their
+/// outputs agree (within kCompareRtol, kCompareAtol) and prints the
+/// comparison (Report.h). Returns false after printing an error.
+bool compareWithBaseline(const Comparison &comparison);
 
 } // namespace graph_run
 
