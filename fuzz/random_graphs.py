@@ -17,10 +17,10 @@ usage:
   random_graphs.py check FILE... [--bin DIR]
       Runs saved graphs (random_graphs.py's or reference.py's format, random
       inputs from the file's seed) and reports each.
-  random_graphs.py campaign --seeds A:B [--bin DIR] [--jobs N]
+  random_graphs.py campaign --seeds A:B[:STEP] [--bin DIR] [--jobs N]
                    [--reduce] [--save DIR] [--work DIR] [--timeout S]
-      Generates and checks the graphs of seeds A..B-1; prints one line per
-      failure and a summary. With --reduce, failures are reduced; with
+      Generates and checks the graphs of seeds A..B-1 (every STEP-th);
+      prints one line per failure and a summary. With --reduce, failures are reduced; with
       --save, the reduced reproducers are written to DIR as lit tests.
       Exits 1 when any graph failed.
   random_graphs.py reduce-selftest [--bin DIR]
@@ -1318,8 +1318,7 @@ def check_seed(seed, bindir, timeout, do_reduce, save):
 
 def campaign(args):
     bindir = find_bindir(args.bin)
-    lo, hi = (int(x) for x in args.seeds.split(":"))
-    seeds = range(lo, hi)
+    seeds = range(*(int(x) for x in args.seeds.split(":")))
     counts = {}
     failures = []
     ops = 0

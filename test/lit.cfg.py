@@ -67,6 +67,18 @@ if "undefined" in sanitizers:
 if sanitizers:
     config.available_features.add("sanitizers")
 config.substitutions.append(("%sanitizer_flags", config.graph_sanitizer_flags))
+
+# The suites that run one code path over many cases (ONNX's backend tests,
+# the operator tests at each x86 level, the random-graph campaign) run every
+# N-th case with `--param sample=N`. The sanitizer build, where a run is 2-4x
+# slower, runs every 4th by default; the default build runs them all.
+sample = lit_config.params.get("sample", "4" if sanitizers else "1")
+if not sample.isdigit() or int(sample) < 1:
+    lit_config.fatal("--param sample=N needs a positive integer, not '%s'" % sample)
+config.substitutions.append(("%sample", sample))
+if int(sample) > 1:
+    lit_config.note("the sampled suites run one case in %s (--param sample=1 "
+                    "runs them all)" % sample)
 if config.graph_fuzzers == "1":
     config.available_features.add("fuzzers")
 

@@ -1,7 +1,8 @@
 """Runs the operator tests of test/Integration/ops for another target.
 
 usage:
-  run_targets.py --graph-run PATH --work DIR [--flags "FLAGS"] TEST.test...
+  run_targets.py --graph-run PATH --work DIR [--flags "FLAGS"]
+                 [--sample N [--offset K]] TEST.test...
 
 Each TEST is an ops test: models in `#--- CASE.mlir` sections (split-file's
 format), checked by reference.py against NumPy. This driver writes the
@@ -9,7 +10,8 @@ models and their inputs to DIR, runs every model through graph-run at -O0
 and -O3 with FLAGS added (e.g. `--target-cpu=x86-64-v3`, so that the tile
 sizes, vector widths and instructions of that target are the ones run), and
 checks the outputs with reference.py, with the seed the test's own check line
-names. Exits 1 if any output is wrong or any run fails.
+names. With --sample N, every N-th model only, from the K-th (counted over
+all the tests). Exits 1 if any output is wrong or any run fails.
 """
 
 import argparse
@@ -42,17 +44,24 @@ def main():
     parser.add_argument("--graph-run", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--flags", default="")
+    parser.add_argument("--sample", type=int, default=1)
+    parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("tests", nargs="+")
     args = parser.parse_args()
     flags = shlex.split(args.flags)
 
     failures = 0
+    counted = 0
     for test in args.tests:
         name = os.path.splitext(os.path.basename(test))[0]
         work = os.path.join(args.work, name)
         os.makedirs(work, exist_ok=True)
         models, seed = split_file(test, work)
         models = [m for m in models if m.endswith(".mlir")]
+        sampled = [m for i, m in enumerate(models, counted)
+                   if i % max(args.sample, 1) == args.offset % max(args.sample, 1)]
+        counted += len(models)
+        models = sampled
         reference.write_inputs(models)
         for path in models:
             model = reference.Model(path)

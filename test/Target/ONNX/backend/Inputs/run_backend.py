@@ -17,8 +17,8 @@ A test is classified as
            without saying why;
   hang     graph-run ran longer than --timeout seconds.
 
-  run_backend.py --graph-run BIN --data DIR [--shard K/N] [--expected FILE]
-                 [--report] [--jobs J] [--filter REGEX]
+  run_backend.py --graph-run BIN --data DIR [--shard K/N] [--sample S]
+                 [--expected FILE] [--report] [--jobs J] [--filter REGEX]
 
 Exit status 1 on any wrong, crash or hang, and on a test listed in
 --expected that does not pass. Tests that pass but are not listed are printed
@@ -196,6 +196,8 @@ def main():
     ap.add_argument("--graph-run", required=True)
     ap.add_argument("--data", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--shard", default="0/1", help="K/N: every N-th test from K")
+    ap.add_argument("--sample", type=int, default=1,
+                    help="S: every S-th test of the shard, from its first")
     ap.add_argument("--expected", help="file listing the tests that must pass")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--jobs", type=int, default=1)
@@ -206,6 +208,7 @@ def main():
 
     k, n = (int(x) for x in args.shard.split("/"))
     tests = [t for i, t in enumerate(list_tests(args.data)) if i % n == k]
+    tests = tests[::max(args.sample, 1)]
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t[0])]
     expected = set()
