@@ -551,6 +551,8 @@ const OpRegistry &mlir::graph::onnx_import::getOpRegistry() {
     registerCoreOps(registry);
     registerElementwiseOps(registry);
     registerShapeOps(registry);
+    registerIndexingOps(registry);
+    registerGeneratorOps(registry);
     registerReductionOps(registry);
     registerNNOps(registry);
     registerRecurrentOps(registry);

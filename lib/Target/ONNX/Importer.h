@@ -245,6 +245,8 @@ const OpRegistry &getOpRegistry();
 void registerCoreOps(OpRegistry &registry);        // ImportOps.cpp
 void registerElementwiseOps(OpRegistry &registry); // ImportElementwise.cpp
 void registerShapeOps(OpRegistry &registry);       // ImportShapes.cpp
+void registerIndexingOps(OpRegistry &registry);    // ImportIndexing.cpp
+void registerGeneratorOps(OpRegistry &registry);   // ImportGenerators.cpp
 void registerReductionOps(OpRegistry &registry);   // ImportReductions.cpp
 void registerNNOps(OpRegistry &registry);          // ImportNN.cpp
 void registerRecurrentOps(OpRegistry &registry);   // ImportRecurrent.cpp

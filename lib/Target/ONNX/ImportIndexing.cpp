@@ -1,0 +1,400 @@
+//===- ImportIndexing.cpp - Gathers, scatters and selections by index -----===//
+//
+// Part of the graph compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Gather, GatherElements, GatherND, Scatter, ScatterElements, ScatterND,
+// ReverseSequence and Compress: the ops that read or write a tensor at
+// positions that another tensor holds. Indices are checked for their type
+// here and for their range where they are constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportHelpers.h"
+
+using namespace mlir;
+using namespace mlir::graph;
+using namespace mlir::graph::onnx_import;
+
+/// Fails (reported) unless input `index` holds INT32 or INT64 indices.
+static LogicalResult checkIndices(Importer &importer,
+                                  const onnx::NodeProto &node, Value indices,
+                                  int index) {
+  Type type = Importer::getType(indices).getElementType();
+  if (type.isSignlessInteger(32) || type.isSignlessInteger(64))
+    return success();
+  return importer.nodeError(node, "indices '" + node.input(index) +
+                                      "' are not INT32 or INT64");
+}
+
+LogicalResult
+mlir::graph::onnx_import::importGather(Importer &importer,
+                                       const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> axisAttr = attrs.getInt("axis", 0);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  if (failed(axisAttr) || failed(data) || failed(indices) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  FailureOr<int64_t> axis =
+      normalizeAxis(importer, node, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> resultShape(shape.take_front(*axis));
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  resultShape.append(indexShape.begin(), indexShape.end());
+  resultShape.append(shape.begin() + *axis + 1, shape.end());
+  OpBuilder &b = importer.getBuilder();
+  Value result = GatherOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(resultShape,
+                             Importer::getType(*data).getElementType()),
+      *data, *indices, b.getI64IntegerAttr(*axis));
+  return importer.setOutput(node, 0, result);
+}
+
+LogicalResult
+mlir::graph::onnx_import::importGatherElements(Importer &importer,
+                                               const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> axisAttr = attrs.getInt("axis", 0);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  if (failed(axisAttr) || failed(data) || failed(indices) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  FailureOr<int64_t> axis =
+      normalizeAxis(importer, node, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  if (indexShape.size() != shape.size())
+    return importer.nodeError(
+        node, "indices of shape " + formatShape(indexShape) +
+                  " do not have the rank of the data " + formatShape(shape));
+  OpBuilder &b = importer.getBuilder();
+  Value result = GatherElementsOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(indexShape,
+                             Importer::getType(*data).getElementType()),
+      *data, *indices, b.getI64IntegerAttr(*axis));
+  return importer.setOutput(node, 0, result);
+}
+
+/// ReverseSequence as a GatherElements along the time axis: step t of
+/// batch b reads step len[b] - 1 - t while t < len[b], step t otherwise
+/// (the lengths clamped to [0, T]: the spec leaves larger ones undefined,
+/// and they must not index outside the data).
+LogicalResult
+mlir::graph::onnx_import::importReverseSequence(Importer &importer,
+                                                const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> timeAxis = attrs.getInt("time_axis", 0);
+  FailureOr<int64_t> batchAxis = attrs.getInt("batch_axis", 1);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> lens = importer.getInput(node, 1);
+  if (failed(timeAxis) || failed(batchAxis) || failed(data) || failed(lens) ||
+      failed(checkIndices(importer, node, *lens, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> lensShape = Importer::getType(*lens).getShape();
+  int64_t t = *timeAxis, b = *batchAxis;
+  if (shape.size() < 2 || !((t == 0 && b == 1) || (t == 1 && b == 0)))
+    return importer.nodeError(
+        node, "needs data of rank 2 or more and time_axis, batch_axis 0 and 1 "
+              "or 1 and 0, got data of shape " +
+                  formatShape(shape) + ", time_axis " + Twine(t) +
+                  ", batch_axis " + Twine(b));
+  int64_t steps = shape[t], batch = shape[b];
+  if (lensShape.size() != 1 || lensShape[0] != batch)
+    return importer.nodeError(node, "sequence_lens of shape " +
+                                        formatShape(lensShape) +
+                                        " for a batch of " + Twine(batch));
+  Type i64 = importer.getBuilder().getI64Type();
+  Value len = createCast(importer, node, *lens, i64);
+  // [1, B] or [B, 1]: the lengths along the batch axis, clamped.
+  SmallVector<int64_t> lenShape = {1, 1}, stepShape = {1, 1};
+  lenShape[b] = batch;
+  stepShape[t] = steps;
+  len = createReshape(importer, node, len, lenShape);
+  len = createBinary<MaxOp>(importer, node, len,
+                            createConstantOf(importer, node, {}, i64, {0.0}));
+  len = createBinary<MinOp>(
+      importer, node, len,
+      createConstantOf(importer, node, {}, i64, {double(steps)}));
+  SmallVector<double> stepValues;
+  for (int64_t i = 0; i < steps; ++i)
+    stepValues.push_back(double(i));
+  Value step = createConstantOf(importer, node, stepShape, i64, stepValues);
+  Value reversed = createBinary<SubOp>(
+      importer, node,
+      createBinary<SubOp>(importer, node, len,
+                          createConstantOf(importer, node, {}, i64, {1.0})),
+      step);
+  Value source = createWhere(importer, node,
+                             createCompare<LessOp>(importer, node, step, len),
+                             reversed, step);
+  // The index of every element: [T, B] or [B, T] with ones after it,
+  // broadcast over the data.
+  SmallVector<int64_t> indexShape =
+      llvm::to_vector(Importer::getType(source).getShape());
+  indexShape.append(shape.size() - 2, 1);
+  source = createReshape(importer, node, source, indexShape);
+  OpBuilder &builder = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  if (ArrayRef<int64_t>(indexShape) != shape)
+    source = BroadcastOp::create(builder, loc,
+                                 importer.getTensorType(shape, i64), source);
+  Value result = GatherElementsOp::create(
+      builder, loc,
+      importer.getTensorType(shape, Importer::getType(*data).getElementType()),
+      *data, source, builder.getI64IntegerAttr(t));
+  return importer.setOutput(node, 0, result);
+}
+
+LogicalResult
+mlir::graph::onnx_import::importScatterElements(Importer &importer,
+                                                const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> axisAttr = attrs.getInt("axis", 0);
+  FailureOr<std::string> reduction = attrs.getString("reduction", "none");
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  FailureOr<Value> updates = importer.getInput(node, 2);
+  if (failed(axisAttr) || failed(reduction) || failed(data) ||
+      failed(indices) || failed(updates) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  FailureOr<int64_t> axis =
+      normalizeAxis(importer, node, *axisAttr, shape.size());
+  if (failed(axis))
+    return failure();
+  if (Importer::getType(*indices).getShape() !=
+          Importer::getType(*updates).getShape() ||
+      Importer::getType(*indices).getRank() != int64_t(shape.size()))
+    return importer.nodeError(node, "indices and updates must have one shape "
+                                    "of the data's rank");
+  OpBuilder &b = importer.getBuilder();
+  Value result = ScatterElementsOp::create(
+      b, importer.getLoc(node), Importer::getType(*data), *data, *indices,
+      *updates, b.getI64IntegerAttr(*axis), b.getStringAttr(*reduction));
+  return importer.setOutput(node, 0, result);
+}
+
+/// The row-major position, among the `dims` positions, that each index
+/// vector of `indices` (the last dimension, of dims.size() components)
+/// names: each component counted from the end when negative and clamped
+/// into its dimension, as graph.gather does. An i64 tensor of the shape of
+/// `indices` without its last dimension.
+static Value linearizeIndices(Importer &importer, const onnx::NodeProto &node,
+                              Value indices, ArrayRef<int64_t> dims) {
+  Type i64 = importer.getBuilder().getI64Type();
+  int64_t q = dims.size();
+  SmallVector<double> sizes, lasts, strides(q, 1.0);
+  for (int64_t d : dims) {
+    sizes.push_back(double(d));
+    lasts.push_back(double(d - 1));
+  }
+  for (int64_t j = q - 2; j >= 0; --j)
+    strides[j] = strides[j + 1] * sizes[j + 1];
+  auto vector = [&](ArrayRef<double> values) {
+    return createConstantOf(importer, node, {q}, i64, values);
+  };
+  Value index = createCast(importer, node, indices, i64);
+  Value negative =
+      createCast(importer, node,
+                 createCompare<LessOp>(importer, node, index,
+                                       createSplat(importer, node, {}, i64, 0)),
+                 i64);
+  index = createBinary<AddOp>(
+      importer, node, index,
+      createBinary<MulOp>(importer, node, negative, vector(sizes)));
+  index = createBinary<MinOp>(
+      importer, node,
+      createBinary<MaxOp>(importer, node, index,
+                          createSplat(importer, node, {}, i64, 0)),
+      vector(lasts));
+  Value scaled = createBinary<MulOp>(importer, node, index, vector(strides));
+  int64_t last = Importer::getType(indices).getRank() - 1;
+  return createReduce<ReduceSumOp>(importer, node, scaled, {last}, false);
+}
+
+/// GatherND as a Gather along the first dimension of the data viewed as
+/// [batch x indexed positions, slice...], at the linearized indices plus
+/// each batch's offset.
+LogicalResult
+mlir::graph::onnx_import::importGatherND(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> batchDims = attrs.getInt("batch_dims", 0);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  if (failed(batchDims) || failed(data) || failed(indices) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  int64_t b = *batchDims, rank = shape.size();
+  int64_t q = indexShape.empty() ? 0 : indexShape.back();
+  if (indexShape.empty() || b < 0 || b >= int64_t(indexShape.size()) ||
+      b + q > rank || q < 1 || shape.take_front(b) != indexShape.take_front(b))
+    return importer.nodeError(
+        node, "data of shape " + formatShape(shape) + " and indices of shape " +
+                  formatShape(indexShape) + " do not match with batch_dims " +
+                  Twine(b));
+  int64_t batch = 1, positions = 1;
+  for (int64_t d : shape.take_front(b))
+    batch *= d;
+  for (int64_t d : shape.slice(b, q))
+    positions *= d;
+  Value linear = linearizeIndices(importer, node, *indices, shape.slice(b, q));
+  if (b > 0) {
+    // Batch k's positions start at k * positions: a constant of the batch
+    // shape with ones after it.
+    SmallVector<int64_t> offsetShape(indexShape.take_front(b));
+    offsetShape.append(indexShape.size() - 1 - b, 1);
+    SmallVector<double> offsets;
+    for (int64_t k = 0; k < batch; ++k)
+      offsets.push_back(double(k * positions));
+    linear = createBinary<AddOp>(
+        importer, node, linear,
+        createConstantOf(importer, node, offsetShape,
+                         importer.getBuilder().getI64Type(), offsets));
+  }
+  SmallVector<int64_t> flatShape = {batch * positions};
+  flatShape.append(shape.begin() + b + q, shape.end());
+  Value flat = createReshape(importer, node, *data, flatShape);
+  SmallVector<int64_t> resultShape(indexShape.drop_back());
+  resultShape.append(shape.begin() + b + q, shape.end());
+  OpBuilder &builder = importer.getBuilder();
+  Value result = GatherOp::create(
+      builder, importer.getLoc(node),
+      importer.getTensorType(resultShape,
+                             Importer::getType(*data).getElementType()),
+      flat, linear, builder.getI64IntegerAttr(0));
+  return importer.setOutput(node, 0, result);
+}
+
+/// ScatterND as a ScatterElements along the first dimension of the data
+/// viewed as [indexed positions, slice...], its indices the linearized ones
+/// broadcast over each slice, its updates one row per index vector.
+LogicalResult
+mlir::graph::onnx_import::importScatterND(Importer &importer,
+                                          const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> reduction = attrs.getString("reduction", "none");
+  FailureOr<Value> data = importer.getInput(node, 0);
+  FailureOr<Value> indices = importer.getInput(node, 1);
+  FailureOr<Value> updates = importer.getInput(node, 2);
+  if (failed(reduction) || failed(data) || failed(indices) || failed(updates) ||
+      failed(checkIndices(importer, node, *indices, 1)))
+    return failure();
+  if (*reduction != "none" && *reduction != "add" && *reduction != "mul" &&
+      *reduction != "max" && *reduction != "min")
+    return importer.nodeError(node, "reduction '" + *reduction +
+                                        "' is not none, add, mul, max or min");
+  ArrayRef<int64_t> shape = Importer::getType(*data).getShape();
+  ArrayRef<int64_t> indexShape = Importer::getType(*indices).getShape();
+  int64_t q = indexShape.empty() ? 0 : indexShape.back();
+  SmallVector<int64_t> updateShape(indexShape.drop_back());
+  if (q >= 1 && q <= int64_t(shape.size()))
+    updateShape.append(shape.begin() + q, shape.end());
+  if (q < 1 || q > int64_t(shape.size()) ||
+      Importer::getType(*updates).getShape() != ArrayRef<int64_t>(updateShape))
+    return importer.nodeError(
+        node, "data of shape " + formatShape(shape) + ", indices of shape " +
+                  formatShape(indexShape) + " and updates of shape " +
+                  formatShape(Importer::getType(*updates).getShape()) +
+                  " do not match");
+  int64_t positions = 1, count = 1;
+  for (int64_t d : shape.take_front(q))
+    positions *= d;
+  for (int64_t d : indexShape.drop_back())
+    count *= d;
+  ArrayRef<int64_t> slice = shape.drop_front(q);
+  SmallVector<int64_t> flatShape = {positions}, rowsShape = {count},
+                       columnShape = {count};
+  flatShape.append(slice.begin(), slice.end());
+  rowsShape.append(slice.begin(), slice.end());
+  columnShape.append(slice.size(), 1);
+  Value linear =
+      linearizeIndices(importer, node, *indices, shape.take_front(q));
+  linear = createReshape(importer, node, linear, columnShape);
+  OpBuilder &b = importer.getBuilder();
+  Type i64 = b.getI64Type();
+  if (ArrayRef<int64_t>(columnShape) != ArrayRef<int64_t>(rowsShape))
+    linear =
+        BroadcastOp::create(b, importer.getLoc(node),
+                            importer.getTensorType(rowsShape, i64), linear);
+  Value result = ScatterElementsOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(flatShape,
+                             Importer::getType(*data).getElementType()),
+      createReshape(importer, node, *data, flatShape), linear,
+      createReshape(importer, node, *updates, rowsShape),
+      b.getI64IntegerAttr(0), b.getStringAttr(*reduction));
+  return importer.setOutput(node, 0,
+                            createReshape(importer, node, result, shape));
+}
+
+LogicalResult
+mlir::graph::onnx_import::importCompress(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> data = importer.getInput(node, 0);
+  if (failed(data))
+    return failure();
+  const ConstantTensor *condition = importer.getConstantInput(node, 1);
+  if (!condition)
+    return importer.nodeError(node, "the condition is not a constant, which "
+                                    "is not supported (the output's shape "
+                                    "depends on it)");
+  Value x = *data;
+  int64_t axis = 0;
+  if (attrs.has("axis")) {
+    FailureOr<int64_t> axisAttr = attrs.getInt("axis", 0);
+    if (failed(axisAttr))
+      return failure();
+    FailureOr<int64_t> normalized = normalizeAxis(
+        importer, node, *axisAttr, Importer::getType(x).getRank());
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
+  } else {
+    x = createReshape(importer, node, x,
+                      {Importer::getType(x).getNumElements()});
+  }
+  SmallVector<int64_t> selected;
+  SmallVector<int64_t> flags = condition->getInts();
+  int64_t dim = Importer::getType(x).getDimSize(axis);
+  for (int64_t i = 0; i < std::min<int64_t>(dim, flags.size()); ++i)
+    if (flags[i])
+      selected.push_back(i);
+  OpBuilder &b = importer.getBuilder();
+  SmallVector<double> positions(selected.begin(), selected.end());
+  Value indices = createConstantOf(importer, node, {int64_t(selected.size())},
+                                   b.getI64Type(), positions);
+  SmallVector<int64_t> shape(Importer::getType(x).getShape());
+  shape[axis] = selected.size();
+  Value result = GatherOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape, Importer::getType(x).getElementType()), x,
+      indices, b.getI64IntegerAttr(axis));
+  return importer.setOutput(node, 0, result);
+}
+
+void mlir::graph::onnx_import::registerIndexingOps(OpRegistry &registry) {
+  registry.on("Gather", 1, importGather);
+  registry.on("GatherElements", 11, importGatherElements);
+  registry.on("Scatter", 9, importScatterElements);
+  registry.on("ScatterElements", 11, importScatterElements);
+  registry.on("GatherND", 11, importGatherND);
+  registry.on("ScatterND", 11, importScatterND);
+  registry.on("ReverseSequence", 10, importReverseSequence);
+  registry.on("Compress", 9, importCompress);
+}
