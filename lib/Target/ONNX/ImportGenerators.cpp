@@ -4,8 +4,9 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ConstantOfShape, Range, EyeLike and the signal windows (Hann, Hamming,
-// Blackman) are compile-time tensors where their operands are constants;
+// Constant, ConstantOfShape, Range, EyeLike and the signal windows (Hann,
+// Hamming, Blackman) are compile-time tensors where their operands are
+// constants, RandomUniform one drawn at import from its seed;
 // Trilu and OneHot are selections by constant masks or by comparisons with
 // a constant iota. The values that a shape computation produces from
 // constants fold at import (Importer::setOutput).
@@ -13,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImportHelpers.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -256,7 +259,102 @@ mlir::graph::onnx_import::importOneHot(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+//===----------------------------------------------------------------------===//
+// Constant, RandomUniform
+//===----------------------------------------------------------------------===//
+
+/// A compile-time tensor from a Constant node's scalar or list attribute.
+template <typename T>
+static const ConstantTensor *
+makeConstant(Importer &importer, const onnx::NodeProto &node,
+             int32_t elementType, ArrayRef<T> values, bool scalar) {
+  ConstantTensor tensor;
+  tensor.name = node.output(0);
+  tensor.elementType = elementType;
+  if (!scalar)
+    tensor.shape.push_back(values.size());
+  std::vector<char> storage(values.size() * sizeof(T));
+  if (!values.empty())
+    std::memcpy(storage.data(), values.data(), storage.size());
+  return importer.addConstant(std::move(tensor), std::move(storage));
+}
+
+static LogicalResult importConstant(Importer &importer,
+                                    const onnx::NodeProto &node) {
+  if (node.attribute_size() != 1)
+    return importer.nodeError(node, "expected exactly one attribute");
+  const onnx::AttributeProto &attr = node.attribute(0);
+  StringRef name = attr.name();
+  const ConstantTensor *tensor = nullptr;
+  if (name == "value" && attr.has_t()) {
+    // The value's own name is optional; the output names it.
+    FailureOr<const ConstantTensor *> read =
+        importer.readTensor(attr.t(), importer.getFileLoc(), node.output(0));
+    if (failed(read))
+      return importer.nodeError(node, "cannot read its value");
+    tensor = *read;
+  } else if (name == "value_float") {
+    float value = attr.f();
+    tensor = makeConstant<float>(importer, node, onnx::TensorProto::FLOAT,
+                                 value, /*scalar=*/true);
+  } else if (name == "value_floats") {
+    SmallVector<float> values(attr.floats().begin(), attr.floats().end());
+    tensor = makeConstant<float>(importer, node, onnx::TensorProto::FLOAT,
+                                 values, /*scalar=*/false);
+  } else if (name == "value_int") {
+    int64_t value = attr.i();
+    tensor = makeConstant<int64_t>(importer, node, onnx::TensorProto::INT64,
+                                   value, /*scalar=*/true);
+  } else if (name == "value_ints") {
+    SmallVector<int64_t> values(attr.ints().begin(), attr.ints().end());
+    tensor = makeConstant<int64_t>(importer, node, onnx::TensorProto::INT64,
+                                   values, /*scalar=*/false);
+  } else {
+    return importer.nodeError(node,
+                              "attribute '" + name + "' is not supported");
+  }
+  importer.setConstantOutput(node, 0, tensor);
+  return success();
+}
+
+static LogicalResult importRandomUniform(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> dtype = attrs.getInt("dtype", onnx::TensorProto::FLOAT);
+  FailureOr<float> low = attrs.getFloat("low", 0.0f);
+  FailureOr<float> high = attrs.getFloat("high", 1.0f);
+  FailureOr<float> seed = attrs.getFloat("seed", 0.0f);
+  FailureOr<SmallVector<int64_t>> shape = attrs.getInts("shape", {});
+  if (failed(dtype) || failed(low) || failed(high) || failed(seed) ||
+      failed(shape))
+    return failure();
+  if (*dtype != onnx::TensorProto::FLOAT)
+    return importer.nodeError(node, "dtype " +
+                                        getElementTypeName(int32_t(*dtype)) +
+                                        " is not supported, only FLOAT");
+  if (!attrs.has("shape"))
+    return importer.nodeError(node, "attribute 'shape' is missing");
+  if (!isValidShape(*shape))
+    return importer.nodeError(node, "shape " + formatList(*shape) +
+                                        " is empty or too large");
+  // ONNX's seed is a float; graph's an integer: its value, truncated.
+  std::optional<int64_t> integerSeed = truncateToInt64(*seed);
+  if (!integerSeed)
+    return importer.nodeError(
+        node, "seed " + llvm::formatv("{0}", double(*seed)).str() +
+                  " is not a finite number in the "
+                  "range of int64");
+  OpBuilder &b = importer.getBuilder();
+  Value result = RandomUniformOp::create(
+      b, importer.getLoc(node), importer.getTensorType(*shape),
+      b.getDenseI64ArrayAttr(*shape), b.getF32FloatAttr(*low),
+      b.getF32FloatAttr(*high), b.getI64IntegerAttr(*integerSeed));
+  return importer.setOutput(node, 0, result);
+}
+
 void mlir::graph::onnx_import::registerGeneratorOps(OpRegistry &registry) {
+  registry.on("Constant", 1, importConstant);
+  registry.on("RandomUniform", 1, importRandomUniform);
   registry.on("Trilu", 14, importTrilu);
   registry.on("OneHot", 9, importOneHot);
   registry.on("ConstantOfShape", 9, importConstantOfShape);

@@ -551,6 +551,7 @@ const OpRegistry &mlir::graph::onnx_import::getOpRegistry() {
     registerCoreOps(registry);
     registerElementwiseOps(registry);
     registerShapeOps(registry);
+    registerSliceOps(registry);
     registerIndexingOps(registry);
     registerGeneratorOps(registry);
     registerReductionOps(registry);

@@ -9,7 +9,7 @@
 // Whatever a builder cannot import exactly (an attribute value, a rank, an
 // output that is read) is reported as unsupported, naming the node. This
 // file has the core operators (convolution, pooling, the products, the
-// spec's activations and arithmetic, the shape ops of the spec); each
+// spec's activations and arithmetic, Softmax, Dropout, Identity); each
 // Import*.cpp registers its own (registerCoreOps here).
 //
 //===----------------------------------------------------------------------===//
@@ -484,156 +484,8 @@ static LogicalResult importGlobalAveragePool(Importer &importer,
 }
 
 //===----------------------------------------------------------------------===//
-// Shapes
+// Softmax
 //===----------------------------------------------------------------------===//
-
-static LogicalResult importFlatten(Importer &importer,
-                                   const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> axis = attrs.getInt("axis", 1);
-  FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(axis) || failed(x))
-    return failure();
-  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
-  FailureOr<int64_t> normalized =
-      normalizeAxis(importer, node, *axis, shape.size(), /*extra=*/1);
-  if (failed(normalized))
-    return failure();
-  OpBuilder &b = importer.getBuilder();
-  RankedTensorType type =
-      importer.getTensorType({getNumElements(shape.take_front(*normalized)),
-                              getNumElements(shape.drop_front(*normalized))},
-                             Importer::getType(*x).getElementType());
-  Value result = FlattenOp::create(b, importer.getLoc(node), type, *x,
-                                   b.getI64IntegerAttr(*normalized));
-  return importer.setOutput(node, 0, result);
-}
-
-static LogicalResult importReshape(Importer &importer,
-                                   const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> allowZero = attrs.getInt("allowzero", 0);
-  FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(allowZero) || failed(x))
-    return failure();
-  SmallVector<int64_t> target;
-  if (importer.getOpset() < 5) {
-    // The target is an attribute before opset 5.
-    FailureOr<SmallVector<int64_t>> shape = attrs.getInts("shape", {});
-    if (failed(shape))
-      return failure();
-    target = *shape;
-  } else {
-    const ConstantTensor *targetInput = importer.getConstantInput(node, 1);
-    if (!targetInput)
-      return importer.nodeError(
-          node,
-          "the target shape '" +
-              (Importer::hasInput(node, 1) ? node.input(1) : std::string()) +
-              "' is not a constant, which is not supported");
-    if (!targetInput->isInteger() || targetInput->shape.size() != 1)
-      return importer.nodeError(node, "the target shape '" + node.input(1) +
-                                          "' is not a 1-D integer tensor");
-    target = targetInput->getInts();
-  }
-  std::string error;
-  std::optional<SmallVector<int64_t>> shape = resolveReshape(
-      Importer::getType(*x).getShape(), target, *allowZero != 0, error);
-  if (!shape)
-    return importer.nodeError(
-        node, "cannot reshape " +
-                  formatShape(Importer::getType(*x).getShape()) + " to " +
-                  formatList(target) + ": " + error);
-  OpBuilder &b = importer.getBuilder();
-  Value result = ReshapeOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(*shape, Importer::getType(*x).getElementType()),
-      *x, b.getDenseI64ArrayAttr(*shape));
-  return importer.setOutput(node, 0, result);
-}
-
-static LogicalResult importTranspose(Importer &importer,
-                                     const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  FailureOr<Value> x = importer.getInput(node, 0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
-  SmallVector<int64_t> reversed;
-  for (int64_t i = shape.size() - 1; i >= 0; --i)
-    reversed.push_back(i);
-  FailureOr<SmallVector<int64_t>> perm = attrs.getInts("perm", reversed);
-  if (failed(perm))
-    return failure();
-  SmallVector<int64_t> resultShape;
-  SmallVector<bool> seen(shape.size(), false);
-  for (int64_t dim : *perm) {
-    if (perm->size() != shape.size() || dim < 0 ||
-        dim >= int64_t(shape.size()) || seen[dim])
-      return importer.nodeError(node, "perm " + formatList(*perm) +
-                                          " is not a permutation of " +
-                                          Twine(shape.size()) + " dimensions");
-    seen[dim] = true;
-    resultShape.push_back(shape[dim]);
-  }
-  OpBuilder &b = importer.getBuilder();
-  Value result = TransposeOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(resultShape,
-                             Importer::getType(*x).getElementType()),
-      *x, b.getDenseI64ArrayAttr(*perm));
-  return importer.setOutput(node, 0, result);
-}
-
-static LogicalResult importConcat(Importer &importer,
-                                  const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  if (!attrs.has("axis"))
-    return importer.nodeError(node, "attribute 'axis' is missing");
-  FailureOr<int64_t> axis = attrs.getInt("axis", 0);
-  if (failed(axis))
-    return failure();
-  SmallVector<Value> inputs;
-  for (int i = 0; i < node.input_size(); ++i) {
-    FailureOr<Value> input = importer.getInput(node, i);
-    if (failed(input))
-      return failure();
-    inputs.push_back(*input);
-  }
-  if (inputs.empty())
-    return importer.nodeError(node, "no inputs");
-  SmallVector<int64_t> shape(Importer::getType(inputs[0]).getShape());
-  FailureOr<int64_t> normalized =
-      normalizeAxis(importer, node, *axis, shape.size());
-  if (failed(normalized))
-    return failure();
-  for (auto [i, input] : llvm::enumerate(inputs))
-    if (Importer::getType(input).getElementType() !=
-        Importer::getType(inputs[0]).getElementType())
-      return importer.nodeError(node, "inputs have different element types");
-  for (Value input : llvm::drop_begin(inputs)) {
-    ArrayRef<int64_t> other = Importer::getType(input).getShape();
-    bool matches = other.size() == shape.size();
-    for (size_t d = 0; matches && d < shape.size(); ++d)
-      matches = d == size_t(*normalized) || other[d] == shape[d];
-    if (!matches)
-      return importer.nodeError(
-          node, "input shapes " +
-                    formatShape(Importer::getType(inputs[0]).getShape()) +
-                    " and " + formatShape(other) +
-                    " do not concatenate "
-                    "along axis " +
-                    Twine(*normalized));
-    shape[*normalized] += other[*normalized];
-  }
-  OpBuilder &b = importer.getBuilder();
-  Value result = ConcatOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(shape,
-                             Importer::getType(inputs[0]).getElementType()),
-      inputs, b.getI64IntegerAttr(*normalized));
-  return importer.setOutput(node, 0, result);
-}
 
 static LogicalResult importSoftmax(Importer &importer,
                                    const onnx::NodeProto &node) {
@@ -671,7 +523,7 @@ static LogicalResult importSoftmax(Importer &importer,
 }
 
 //===----------------------------------------------------------------------===//
-// Dropout, Identity, Constant, RandomUniform
+// Dropout, Identity
 //===----------------------------------------------------------------------===//
 
 /// A constant scalar input, or `absent` when it is not given.
@@ -773,95 +625,6 @@ static LogicalResult importIdentity(Importer &importer,
   return importer.setOutput(node, 0, *x);
 }
 
-/// A compile-time tensor from a Constant node's scalar or list attribute.
-template <typename T>
-static const ConstantTensor *
-makeConstant(Importer &importer, const onnx::NodeProto &node,
-             int32_t elementType, ArrayRef<T> values, bool scalar) {
-  ConstantTensor tensor;
-  tensor.name = node.output(0);
-  tensor.elementType = elementType;
-  if (!scalar)
-    tensor.shape.push_back(values.size());
-  std::vector<char> storage(values.size() * sizeof(T));
-  if (!values.empty())
-    std::memcpy(storage.data(), values.data(), storage.size());
-  return importer.addConstant(std::move(tensor), std::move(storage));
-}
-
-static LogicalResult importConstant(Importer &importer,
-                                    const onnx::NodeProto &node) {
-  if (node.attribute_size() != 1)
-    return importer.nodeError(node, "expected exactly one attribute");
-  const onnx::AttributeProto &attr = node.attribute(0);
-  StringRef name = attr.name();
-  const ConstantTensor *tensor = nullptr;
-  if (name == "value" && attr.has_t()) {
-    // The value's own name is optional; the output names it.
-    FailureOr<const ConstantTensor *> read =
-        importer.readTensor(attr.t(), importer.getFileLoc(), node.output(0));
-    if (failed(read))
-      return importer.nodeError(node, "cannot read its value");
-    tensor = *read;
-  } else if (name == "value_float") {
-    float value = attr.f();
-    tensor = makeConstant<float>(importer, node, onnx::TensorProto::FLOAT,
-                                 value, /*scalar=*/true);
-  } else if (name == "value_floats") {
-    SmallVector<float> values(attr.floats().begin(), attr.floats().end());
-    tensor = makeConstant<float>(importer, node, onnx::TensorProto::FLOAT,
-                                 values, /*scalar=*/false);
-  } else if (name == "value_int") {
-    int64_t value = attr.i();
-    tensor = makeConstant<int64_t>(importer, node, onnx::TensorProto::INT64,
-                                   value, /*scalar=*/true);
-  } else if (name == "value_ints") {
-    SmallVector<int64_t> values(attr.ints().begin(), attr.ints().end());
-    tensor = makeConstant<int64_t>(importer, node, onnx::TensorProto::INT64,
-                                   values, /*scalar=*/false);
-  } else {
-    return importer.nodeError(node,
-                              "attribute '" + name + "' is not supported");
-  }
-  importer.setConstantOutput(node, 0, tensor);
-  return success();
-}
-
-static LogicalResult importRandomUniform(Importer &importer,
-                                         const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> dtype = attrs.getInt("dtype", onnx::TensorProto::FLOAT);
-  FailureOr<float> low = attrs.getFloat("low", 0.0f);
-  FailureOr<float> high = attrs.getFloat("high", 1.0f);
-  FailureOr<float> seed = attrs.getFloat("seed", 0.0f);
-  FailureOr<SmallVector<int64_t>> shape = attrs.getInts("shape", {});
-  if (failed(dtype) || failed(low) || failed(high) || failed(seed) ||
-      failed(shape))
-    return failure();
-  if (*dtype != onnx::TensorProto::FLOAT)
-    return importer.nodeError(node, "dtype " +
-                                        getElementTypeName(int32_t(*dtype)) +
-                                        " is not supported, only FLOAT");
-  if (!attrs.has("shape"))
-    return importer.nodeError(node, "attribute 'shape' is missing");
-  if (!isValidShape(*shape))
-    return importer.nodeError(node, "shape " + formatList(*shape) +
-                                        " is empty or too large");
-  // ONNX's seed is a float; graph's an integer: its value, truncated.
-  std::optional<int64_t> integerSeed = truncateToInt64(*seed);
-  if (!integerSeed)
-    return importer.nodeError(
-        node, "seed " + llvm::formatv("{0}", double(*seed)).str() +
-                  " is not a finite number in the "
-                  "range of int64");
-  OpBuilder &b = importer.getBuilder();
-  Value result = RandomUniformOp::create(
-      b, importer.getLoc(node), importer.getTensorType(*shape),
-      b.getDenseI64ArrayAttr(*shape), b.getF32FloatAttr(*low),
-      b.getF32FloatAttr(*high), b.getI64IntegerAttr(*integerSeed));
-  return importer.setOutput(node, 0, result);
-}
-
 } // namespace
 
 void mlir::graph::onnx_import::registerCoreOps(OpRegistry &registry) {
@@ -883,14 +646,7 @@ void mlir::graph::onnx_import::registerCoreOps(OpRegistry &registry) {
   registry.on("Mul", 1, importBinary<MulOp>);
   registry.on("Div", 1, importBinary<DivOp>);
   registry.on("Softmax", 1, importSoftmax);
-  // Shapes.
-  registry.on("Flatten", 1, importFlatten);
-  registry.on("Reshape", 1, importReshape);
-  registry.on("Transpose", 1, importTranspose);
-  registry.on("Concat", 1, importConcat);
-  // Dropout, identity, constants, random numbers.
+  // Dropout and identity.
   registry.on("Dropout", 1, importDropout);
   registry.on("Identity", 1, importIdentity);
-  registry.on("Constant", 1, importConstant);
-  registry.on("RandomUniform", 1, importRandomUniform);
 }

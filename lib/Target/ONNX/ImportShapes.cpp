@@ -4,11 +4,12 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Shape and Size of a static shape are compile-time tensors; Squeeze,
-// Unsqueeze, DepthToSpace, SpaceToDepth, Expand and Tile are reshapes,
-// transposes and broadcasts; Slice and Split are slices; Pad is a pad. The
-// gathers and scatters are in ImportIndexing.cpp, the tensors made from a
-// shape or a pattern in ImportGenerators.cpp. The values that a shape
+// Shape and Size of a static shape are compile-time tensors; Flatten,
+// Reshape, Transpose, Squeeze, Unsqueeze, DepthToSpace, SpaceToDepth, Expand
+// and Tile are reshapes, transposes and broadcasts; Pad is a pad. Slice,
+// Split and Concat are in ImportSlices.cpp, the gathers and scatters in
+// ImportIndexing.cpp, the tensors made from a shape or a pattern in
+// ImportGenerators.cpp. The values that a shape
 // computation produces from constants fold at import (Importer::setOutput), so
 // shape subgraphs leave no ops behind.
 //
@@ -130,165 +131,105 @@ mlir::graph::onnx_import::importUnsqueeze(Importer &importer,
 }
 
 //===----------------------------------------------------------------------===//
-// Slice, Split
+// Flatten, Reshape, Transpose
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::graph::onnx_import::importSlice(Importer &importer,
-                                      const onnx::NodeProto &node) {
+static LogicalResult importFlatten(Importer &importer,
+                                   const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> axis = attrs.getInt("axis", 1);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(axis) || failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
+  FailureOr<int64_t> normalized =
+      normalizeAxis(importer, node, *axis, shape.size(), /*extra=*/1);
+  if (failed(normalized))
+    return failure();
+  OpBuilder &b = importer.getBuilder();
+  RankedTensorType type =
+      importer.getTensorType({getNumElements(shape.take_front(*normalized)),
+                              getNumElements(shape.drop_front(*normalized))},
+                             Importer::getType(*x).getElementType());
+  Value result = FlattenOp::create(b, importer.getLoc(node), type, *x,
+                                   b.getI64IntegerAttr(*normalized));
+  return importer.setOutput(node, 0, result);
+}
+
+static LogicalResult importReshape(Importer &importer,
+                                   const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> allowZero = attrs.getInt("allowzero", 0);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(allowZero) || failed(x))
+    return failure();
+  SmallVector<int64_t> target;
+  if (importer.getOpset() < 5) {
+    // The target is an attribute before opset 5.
+    FailureOr<SmallVector<int64_t>> shape = attrs.getInts("shape", {});
+    if (failed(shape))
+      return failure();
+    target = *shape;
+  } else {
+    const ConstantTensor *targetInput = importer.getConstantInput(node, 1);
+    if (!targetInput)
+      return importer.nodeError(
+          node,
+          "the target shape '" +
+              (Importer::hasInput(node, 1) ? node.input(1) : std::string()) +
+              "' is not a constant, which is not supported");
+    if (!targetInput->isInteger() || targetInput->shape.size() != 1)
+      return importer.nodeError(node, "the target shape '" + node.input(1) +
+                                          "' is not a 1-D integer tensor");
+    target = targetInput->getInts();
+  }
+  std::string error;
+  std::optional<SmallVector<int64_t>> shape = resolveReshape(
+      Importer::getType(*x).getShape(), target, *allowZero != 0, error);
+  if (!shape)
+    return importer.nodeError(
+        node, "cannot reshape " +
+                  formatShape(Importer::getType(*x).getShape()) + " to " +
+                  formatList(target) + ": " + error);
+  OpBuilder &b = importer.getBuilder();
+  Value result = ReshapeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(*shape, Importer::getType(*x).getElementType()),
+      *x, b.getDenseI64ArrayAttr(*shape));
+  return importer.setOutput(node, 0, result);
+}
+
+static LogicalResult importTranspose(Importer &importer,
+                                     const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(x))
     return failure();
   ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
-  int64_t rank = shape.size();
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (importer.getOpset() < 10) {
-    FailureOr<SmallVector<int64_t>> s = attrs.getInts("starts", {});
-    FailureOr<SmallVector<int64_t>> e = attrs.getInts("ends", {});
-    FailureOr<SmallVector<int64_t>> a = attrs.getInts("axes", {});
-    if (failed(s) || failed(e) || failed(a))
-      return failure();
-    starts = *s;
-    ends = *e;
-    axes = *a;
-  } else {
-    FailureOr<std::optional<SmallVector<int64_t>>> s =
-        getConstantInts(importer, node, 1, "starts");
-    FailureOr<std::optional<SmallVector<int64_t>>> e =
-        getConstantInts(importer, node, 2, "ends");
-    FailureOr<std::optional<SmallVector<int64_t>>> a =
-        getConstantInts(importer, node, 3, "axes");
-    FailureOr<std::optional<SmallVector<int64_t>>> st =
-        getConstantInts(importer, node, 4, "steps");
-    if (failed(s) || failed(e) || failed(a) || failed(st))
-      return failure();
-    if (!*s || !*e)
-      return importer.nodeError(node, "starts and ends are required");
-    starts = **s;
-    ends = **e;
-    if (*a)
-      axes = **a;
-    if (*st)
-      steps = **st;
-  }
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
-      axes.push_back(i);
-  if (steps.empty())
-    steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size())
-    return importer.nodeError(node, "starts, ends, axes and steps have "
-                                    "different lengths");
-  SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
-      sizes(shape.begin(), shape.end());
-  SmallVector<bool> seen(rank, false);
-  for (size_t i = 0; i < starts.size(); ++i) {
-    FailureOr<int64_t> axis = normalizeAxis(importer, node, axes[i], rank);
-    if (failed(axis))
-      return failure();
-    if (seen[*axis])
-      return importer.nodeError(node,
-                                "axis " + Twine(axes[i]) + " is repeated");
-    seen[*axis] = true;
-    int64_t dim = shape[*axis], step = steps[i];
-    if (step == 0)
-      return importer.nodeError(node, "a step is 0");
-    // ONNX's clamping: negative positions count from the end, then clamp
-    // to [0, dim] (positive steps) or [-1, dim - 1] (negative ones).
-    int64_t start = starts[i], end = ends[i];
-    if (start < 0)
-      start += dim;
-    if (end < 0)
-      end += dim;
-    if (step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
-    } else {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
-    }
-    int64_t size;
-    if (step > 0)
-      size = end > start ? (end - start + step - 1) / step : 0;
-    else
-      size = start > end ? (start - end + (-step) - 1) / (-step) : 0;
-    outStarts[*axis] = size > 0 ? start : 0;
-    outSteps[*axis] = step;
-    sizes[*axis] = size;
-  }
-  return importer.setOutput(
-      node, 0, createSlice(importer, node, *x, outStarts, outSteps, sizes));
-}
-
-LogicalResult
-mlir::graph::onnx_import::importSplit(Importer &importer,
-                                      const onnx::NodeProto &node) {
-  NodeAttributes attrs(importer, node);
-  FailureOr<Value> x = importer.getInput(node, 0);
-  FailureOr<int64_t> axisAttr = attrs.getInt("axis", 0);
-  if (failed(x) || failed(axisAttr))
+  SmallVector<int64_t> reversed;
+  for (int64_t i = shape.size() - 1; i >= 0; --i)
+    reversed.push_back(i);
+  FailureOr<SmallVector<int64_t>> perm = attrs.getInts("perm", reversed);
+  if (failed(perm))
     return failure();
-  ArrayRef<int64_t> shape = Importer::getType(*x).getShape();
-  FailureOr<int64_t> axis =
-      normalizeAxis(importer, node, *axisAttr, shape.size());
-  if (failed(axis))
-    return failure();
-  SmallVector<int64_t> sizes;
-  if (importer.getOpset() < 13) {
-    FailureOr<SmallVector<int64_t>> split = attrs.getInts("split", {});
-    if (failed(split))
-      return failure();
-    sizes = *split;
-  } else {
-    FailureOr<std::optional<SmallVector<int64_t>>> split =
-        getConstantInts(importer, node, 1, "split");
-    if (failed(split))
-      return failure();
-    if (*split)
-      sizes = **split;
+  SmallVector<int64_t> resultShape;
+  SmallVector<bool> seen(shape.size(), false);
+  for (int64_t dim : *perm) {
+    if (perm->size() != shape.size() || dim < 0 ||
+        dim >= int64_t(shape.size()) || seen[dim])
+      return importer.nodeError(node, "perm " + formatList(*perm) +
+                                          " is not a permutation of " +
+                                          Twine(shape.size()) + " dimensions");
+    seen[dim] = true;
+    resultShape.push_back(shape[dim]);
   }
-  int64_t dim = shape[*axis];
-  int64_t outputs = node.output_size();
-  if (sizes.empty()) {
-    // Equal parts; with opset 18's num_outputs the last may be smaller.
-    FailureOr<int64_t> numOutputs = attrs.getInt("num_outputs", outputs);
-    if (failed(numOutputs))
-      return failure();
-    if (*numOutputs < 1)
-      return importer.nodeError(node, "no outputs to split into");
-    int64_t part = (dim + *numOutputs - 1) / *numOutputs;
-    if (!attrs.has("num_outputs") && dim % *numOutputs != 0)
-      return importer.nodeError(node, "dimension " + Twine(dim) +
-                                          " does not split into " +
-                                          Twine(*numOutputs) + " equal parts");
-    for (int64_t i = 0, left = dim; i < *numOutputs; ++i) {
-      sizes.push_back(std::min(part, left));
-      left -= sizes.back();
-    }
-  }
-  if (int64_t(sizes.size()) != outputs ||
-      llvm::any_of(sizes, [](int64_t s) { return s < 0; }) ||
-      llvm::sum_of(sizes) != dim)
-    return importer.nodeError(
-        node, "split sizes " + formatList(sizes) + " do not cover dimension " +
-                  Twine(*axis) + " of size " + Twine(dim) + " in " +
-                  Twine(outputs) + " outputs");
-  int64_t offset = 0;
-  for (int64_t i = 0; i < outputs; ++i) {
-    SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1),
-        outShape(shape.begin(), shape.end());
-    starts[*axis] = sizes[i] > 0 ? offset : 0;
-    outShape[*axis] = sizes[i];
-    offset += sizes[i];
-    if (node.output(i).empty())
-      continue;
-    if (failed(importer.setOutput(
-            node, i, createSlice(importer, node, *x, starts, steps, outShape))))
-      return failure();
-  }
-  return success();
+  OpBuilder &b = importer.getBuilder();
+  Value result = TransposeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(resultShape,
+                             Importer::getType(*x).getElementType()),
+      *x, b.getDenseI64ArrayAttr(*perm));
+  return importer.setOutput(node, 0, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -516,12 +457,13 @@ mlir::graph::onnx_import::importSpaceToDepth(Importer &importer,
 }
 
 void mlir::graph::onnx_import::registerShapeOps(OpRegistry &registry) {
+  registry.on("Flatten", 1, importFlatten);
+  registry.on("Reshape", 1, importReshape);
+  registry.on("Transpose", 1, importTranspose);
   registry.on("Shape", 1, importShape);
   registry.on("Size", 1, importSize);
   registry.on("Squeeze", 1, importSqueeze);
   registry.on("Unsqueeze", 1, importUnsqueeze);
-  registry.on("Split", 1, importSplit);
-  registry.on("Slice", 1, importSlice);
   registry.on("Expand", 8, importExpand);
   registry.on("Tile", 1, importTile);
   registry.on("Pad", 1, importPad);

@@ -245,6 +245,7 @@ const OpRegistry &getOpRegistry();
 void registerCoreOps(OpRegistry &registry);        // ImportOps.cpp
 void registerElementwiseOps(OpRegistry &registry); // ImportElementwise.cpp
 void registerShapeOps(OpRegistry &registry);       // ImportShapes.cpp
+void registerSliceOps(OpRegistry &registry);       // ImportSlices.cpp
 void registerIndexingOps(OpRegistry &registry);    // ImportIndexing.cpp
 void registerGeneratorOps(OpRegistry &registry);   // ImportGenerators.cpp
 void registerReductionOps(OpRegistry &registry);   // ImportReductions.cpp
