@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the default build (build/), then the
 # sanitizer build (build-sanitizers/: AddressSanitizer, UBSan, the bounded
-# fuzzer runs; scripts/test-sanitizers.sh), unless GRAPH_TEST_SANITIZERS=0.
+# fuzzer runs; scripts/test-sanitizers.sh, sampled as test/lit.cfg.py says),
+# unless GRAPH_TEST_SANITIZERS=0.
 # Ends with "N passed, N failed" over both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
