@@ -76,6 +76,15 @@ StringRef getElementTypeName(int32_t elementType);
 /// Formats a shape as `1x3x224x224` (`scalar` for rank 0).
 std::string formatShape(ArrayRef<int64_t> shape);
 
+/// The attribute that carries the ONNX names of inputs and outputs.
+inline constexpr llvm::StringLiteral kNameAttr = "graph.name";
+
+/// Whether `domain` names the default ONNX operator set.
+bool isDefaultDomain(StringRef domain);
+
+/// Formats the shape of a TypeProto, with `?` for unknown dimensions.
+std::string formatDeclaredShape(const onnx::TensorShapeProto &shape);
+
 /// The state of one import.
 class Importer {
 public:
@@ -250,6 +259,7 @@ void registerIndexingOps(OpRegistry &registry);    // ImportIndexing.cpp
 void registerGeneratorOps(OpRegistry &registry);   // ImportGenerators.cpp
 void registerReductionOps(OpRegistry &registry);   // ImportReductions.cpp
 void registerNNOps(OpRegistry &registry);          // ImportNN.cpp
+void registerSamplingOps(OpRegistry &registry);    // ImportSampling.cpp
 void registerRecurrentOps(OpRegistry &registry);   // ImportRecurrent.cpp
 void registerQuantOps(OpRegistry &registry);       // ImportQuant.cpp
 void registerLossOps(OpRegistry &registry);        // ImportLosses.cpp
