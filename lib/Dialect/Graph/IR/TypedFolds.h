@@ -13,11 +13,20 @@
 #define LIB_DIALECT_GRAPH_IR_TYPEDFOLDS_H
 
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
+#include "graph/Dialect/Graph/IR/TypedTensor.h"
 
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir {
 namespace graph {
+
+/// The static result type of `op`, when it has a kind.
+inline RankedTensorType getTypedResult(Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || !getElementKind(type.getElementType()))
+    return {};
+  return type;
+}
 
 /// add, sub, mul, div of a non-f32 result type (integers wrap; integer
 /// division truncates, by 0 gives 0).

@@ -187,3 +187,13 @@ LogicalResult mlir::graph::checkArrayAttr(Operation *op, StringRef name,
            << ", but got " << formatDims(values);
   return success();
 }
+
+LogicalResult mlir::graph::checkDataAndResult(Operation *op, Value data,
+                                              StringRef name, TypeClass cls) {
+  std::string what = ("operand '" + name + "'").str();
+  return failure(
+      failed(checkTensorOf(op, data, what, cls)) ||
+      failed(checkTensorOf(op, op->getResult(0), "result 'output'", cls)) ||
+      failed(checkSameElementType(op, data, what, op->getResult(0),
+                                  "result 'output'")));
+}

@@ -62,6 +62,10 @@ LogicalResult checkTensorSize(Operation *op, RankedTensorType type,
 LogicalResult checkTensorOf(Operation *op, Value value, const Twine &what,
                             TypeClass cls);
 
+/// Checks `data`-like operand and result: any kind, one element type.
+LogicalResult checkDataAndResult(Operation *op, Value data, StringRef name,
+                                 TypeClass cls);
+
 /// Checks the operands of `op`, named one for one by `names` (optional
 /// operands last, maybe absent), and its result 0 ('output'): tensors of
 /// `cls`, all of one element type.
