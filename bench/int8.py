@@ -3,15 +3,21 @@
 
 For the linear layers of transformers and a classifier's GEMV, builds
   f32   MatMul by a float weight,
-  int8  what onnxruntime.quantization.quantize_dynamic writes for it:
+  dyn   what onnxruntime.quantization.quantize_dynamic writes for it:
         DynamicQuantizeLinear of the activations, MatMulInteger by int8
         weights (per-tensor, symmetric), the sums cast to float and scaled,
+  qdq   what quantize_static writes in the QDQ form: QuantizeLinear of the
+        activations (uint8, one scale calibrated on the input) and
+        DequantizeLinear, MatMul by DequantizeLinear of int8 weights (one
+        symmetric scale per column), the result quantized and dequantized
+        again (graph-qdq-to-integer makes the product an integer one),
 and times each, one thread pinned to one core (bench/peers.py's helpers):
 graph-run -O3 (this CPU; with --avx2 also --target-cpu=haswell, the AVX2
 path of an AVX-512 host) and onnxruntime-node (all optimizations), when
 bench/peers has it. Prints the host, then per shape the median latencies,
-int8's speedup over f32 for each runtime, and ours/ORT for int8. The int8
-outputs must agree with ORT's within one quantization step of the product.
+each int8 form's speedup over f32 for each runtime, and ours/ORT for each.
+The int8 outputs must agree with ORT's within one quantization step of the
+product.
 
 Usage: bench/int8.py [--build DIR] [--runs N] [--warmup W] [--avx2]
 """
@@ -53,20 +59,40 @@ def build(work, name, m, k, n):
     w = rng.standard_normal((k, n)).astype(np.float32) * 0.05
     scale = np.float32(np.abs(w).max() / 127)
     q = np.clip(np.rint(w / scale), -127, 127).astype(np.int8)
-    f32 = os.path.join(work, name + ".f32.onnx")
-    int8 = os.path.join(work, name + ".int8.onnx")
+    columns = (np.abs(w).max(axis=0) / 127).astype(np.float32)
+    qc = np.clip(np.rint(w / columns), -127, 127).astype(np.int8)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    # Calibrated as quantize_static's MinMax does: the input's range, with 0.
+    lo, hi = min(float(x.min()), 0.0), max(float(x.max()), 0.0)
+    x_scale = np.float32((hi - lo) / 255)
+    x_zero = np.uint8(np.clip(np.rint(-lo / x_scale), 0, 255))
+    y = x @ (qc.astype(np.float32) * columns)
+    y_scale = np.float32(np.abs(y).max() / 127)
+    paths = {key: os.path.join(work, "%s.%s.onnx" % (name, key))
+             for key in ("f32", "dyn", "qdq")}
     save([helper.make_node("MatMul", ["input", "w"], ["y"])], m, k,
-         [("w", q.astype(np.float32) * scale)], f32)
+         [("w", q.astype(np.float32) * scale)], paths["f32"])
     save([helper.make_node("DynamicQuantizeLinear", ["input"],
                            ["xq", "xs", "xz"]),
           helper.make_node("MatMulInteger", ["xq", "wq", "xz"], ["acc"]),
           helper.make_node("Cast", ["acc"], ["accf"], to=TensorProto.FLOAT),
           helper.make_node("Mul", ["xs", "ws"], ["s"]),
           helper.make_node("Mul", ["accf", "s"], ["y"])], m, k,
-         [("wq", q), ("ws", np.array(scale))], int8)
+         [("wq", q), ("ws", np.array(scale))], paths["dyn"])
+    save([helper.make_node("QuantizeLinear", ["input", "xs", "xz"], ["xq"]),
+          helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+          helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"],
+                           axis=1),
+          helper.make_node("MatMul", ["xd", "wd"], ["p"]),
+          helper.make_node("QuantizeLinear", ["p", "ys", "yz"], ["pq"]),
+          helper.make_node("DequantizeLinear", ["pq", "ys", "yz"], ["y"])],
+         m, k, [("xs", np.array(x_scale)), ("xz", np.array(x_zero)),
+                ("wq", qc), ("ws", columns), ("wz", np.zeros(n, np.int8)),
+                ("ys", np.array(y_scale)), ("yz", np.array(np.int8(0)))],
+         paths["qdq"])
     inp = os.path.join(work, name + ".in.npy")
-    np.save(inp, rng.standard_normal((m, k)).astype(np.float32))
-    return f32, int8, inp
+    np.save(inp, x)
+    return paths, inp, float(y_scale)
 
 
 def main():
@@ -91,45 +117,55 @@ def main():
     targets = [("ours", [])]
     if args.avx2:
         targets.append(("ours AVX2", ["--target-cpu=haswell"]))
-    header = "%-30s %-10s %9s %9s %7s" % ("shape", "runtime", "f32 ms",
-                                          "int8 ms", "speedup")
+    header = "%-30s %-10s %9s %9s %9s %9s %9s" % (
+        "shape", "runtime", "f32 ms", "dyn ms", "qdq ms", "f32/dyn",
+        "f32/qdq")
     print(header)
     print("-" * len(header))
+    forms = ("f32", "dyn", "qdq")
     for label, m, k, n in SHAPES:
         name = label.split()[-1]
-        f32, int8, inp = build(work, name, m, k, n)
-        ours_int8 = None
+        paths, inp, step = build(work, name, m, k, n)
+        ours = None
         for runtime, extra in targets:
-            times = []
-            for model in (f32, int8):
-                out = model + ".%s.out.npy" % runtime.replace(" ", "_")
-                cmd = peers.pinned([graph_run, model, "-O3", "--no-cache",
-                                    "--input", "input=" + inp, "--output",
-                                    out, "--bench", str(args.runs),
-                                    "--threads", "1"] + extra)
+            times = {}
+            for form in forms:
+                out = paths[form] + ".%s.out.npy" % runtime.replace(" ", "_")
+                cmd = peers.pinned([graph_run, paths[form], "-O3",
+                                    "--no-cache", "--input", "input=" + inp,
+                                    "--output", out, "--bench",
+                                    str(args.runs), "--threads", "1"] + extra)
                 r = peers.run(cmd, "graph-run")
                 found = peers.GRAPH_RUN_RE.search(r.stdout + r.stderr)
-                times.append(float(found.group(3)))
+                times[form] = float(found.group(3))
             if not extra:
-                ours_int8 = times[1]
-            print("%-30s %-10s %9.3f %9.3f %6.2fx" % (
-                label, runtime, times[0], times[1], times[0] / times[1]))
+                ours = times
+            print("%-30s %-10s %9.3f %9.3f %9.3f %8.2fx %8.2fx" % (
+                label, runtime, times["f32"], times["dyn"], times["qdq"],
+                times["f32"] / times["dyn"], times["f32"] / times["qdq"]))
         if ort:
-            times = []
-            for model in (f32, int8):
-                out = model + ".ort.out.npy"
-                times.append(peers.time_ort(model, inp, out, "all", args)
-                             ["median_ms"])
-            print("%-30s %-10s %9.3f %9.3f %6.2fx   ours/ORT int8 %.2f" % (
-                label, "ORT", times[0], times[1], times[0] / times[1],
-                ours_int8 / times[1]))
-            ours = np.load(int8 + ".ours.out.npy")
-            theirs = np.load(int8 + ".ort.out.npy")
-            step = np.abs(np.load(f32 + ".ours.out.npy")).max() / 127
-            diff = np.abs(ours - theirs).max()
-            if diff > step:
-                sys.exit("%s: ours and ORT's int8 outputs differ by %g, more "
-                         "than a step (%g)" % (label, diff, step))
+            times = {}
+            for form in forms:
+                out = paths[form] + ".ort.out.npy"
+                times[form] = peers.time_ort(paths[form], inp, out, "all",
+                                             args)["median_ms"]
+            print("%-30s %-10s %9.3f %9.3f %9.3f %8.2fx %8.2fx   ours/ORT "
+                  "dyn %.2f qdq %.2f" % (
+                      label, "ORT", times["f32"], times["dyn"], times["qdq"],
+                      times["f32"] / times["dyn"],
+                      times["f32"] / times["qdq"],
+                      ours["dyn"] / times["dyn"], ours["qdq"] / times["qdq"]))
+            limits = {
+                "dyn": np.abs(np.load(paths["f32"] + ".ours.out.npy")).max()
+                / 127,
+                "qdq": step * 1.001}
+            for form in ("dyn", "qdq"):
+                diff = np.abs(np.load(paths[form] + ".ours.out.npy") -
+                              np.load(paths[form] + ".ort.out.npy")).max()
+                if diff > limits[form]:
+                    sys.exit("%s %s: ours and ORT's outputs differ by %g, "
+                             "more than a step (%g)" % (
+                                 label, form, diff, limits[form]))
     return 0
 
 

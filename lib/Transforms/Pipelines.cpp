@@ -28,6 +28,13 @@ mlir::graph::buildGraphOptimizePipeline(OpPassManager &pm,
     return failure();
   if (level == 0)
     return success();
+  // Before folding, which would dequantize constant int8 weights to floats.
+  if (level >= 2) {
+    GraphQDQToIntegerOptions integerOptions;
+    integerOptions.targetCpu = options.targetCpu;
+    integerOptions.targetFeatures = options.targetFeatures;
+    pm.addPass(createGraphQDQToInteger(integerOptions));
+  }
   GraphFoldConstantsOptions foldOptions;
   foldOptions.maxElements = options.maxElements;
   foldOptions.maxWork = options.maxWork;

@@ -23,6 +23,12 @@ using namespace mlir::graph::viz;
 /// argument: only the passes they run are steps.
 static bool isStep(Pass *pass) { return !pass->getArgument().empty(); }
 
+/// Passes that only some models meet (quantized ones): steps where they
+/// change the graph, left out where they do nothing.
+static bool isOptionalStep(Pass *pass) {
+  return pass->getArgument() == "graph-qdq-to-integer";
+}
+
 /// The top of the IR that `op` belongs to: the whole module is drawn, even
 /// when a pass runs on one function.
 static Operation *getRoot(Operation *op) {
@@ -54,11 +60,19 @@ void PipelineRecorder::runBeforePass(Pass *pass, Operation *op) {
     auto it = node.op ? tagOfOp.find(node.op) : tagOfOp.end();
     node.tag = it == tagOfOp.end() ? -1 : it->second;
   }
+  beforeOptionalStep.reset();
+  if (isOptionalStep(pass))
+    beforeOptionalStep.emplace(op);
 }
 
 void PipelineRecorder::runAfterPass(Pass *pass, Operation *op) {
   if (!isStep(pass))
     return;
+  if (beforeOptionalStep && *beforeOptionalStep == OperationFingerPrint(op)) {
+    // Nothing changed: the last picture stays the one the next pass marks.
+    untagOps(op);
+    return;
+  }
   Step after = takeSnapshot(getRoot(op));
   after.title = pass->getArgument().str();
   llvm::raw_string_ostream os(after.passText);

@@ -147,7 +147,8 @@ def optimize(model, opt_level=3, target_cpu=None, target_features=None,
 
     ``model``: a path to a .mlir or .onnx file, or MLIR text.
     ``target_cpu``/``target_features``: the CPU whose micro-kernels
-    graph-pack-weights packs the weights for (default: this host's).
+    graph-qdq-to-integer and graph-pack-weights choose and pack the weights
+    for (default: this host's).
     ``input_shapes``: ``{name: shape}`` for an .onnx model.
     """
     path, text = _model_path_or_text(model)

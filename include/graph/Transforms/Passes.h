@@ -43,13 +43,14 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
       llvm::cl::init(1073741824)};
   PassOptions::Option<std::string> targetCpu{
       *this, "target-cpu",
-      llvm::cl::desc("graph-pack-weights: the CPU the weights are packed for "
+      llvm::cl::desc("graph-qdq-to-integer and graph-pack-weights: the CPU "
+                     "whose kernels the weights are chosen and packed for "
                      "(empty or host: this machine's)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> targetFeatures{
       *this, "target-features",
-      llvm::cl::desc("graph-pack-weights: features added or removed on top "
-                     "of the CPU's"),
+      llvm::cl::desc("graph-qdq-to-integer and graph-pack-weights: features "
+                     "added or removed on top of the CPU's"),
       llvm::cl::init("")};
 };
 

@@ -15,6 +15,35 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GraphQDQToInteger : Pass<"graph-qdq-to-integer"> {
+  let summary = "Compute the matrix products of dequantized 8-bit tensors "
+                "on integers";
+  let description = [{
+    A quantized model in the QDQ form multiplies dequantized tensors in
+    float: `graph.matmul`, `graph.batch_matmul` or `graph.gemm` (alpha 1,
+    beta 1 or no c, a not transposed) of `graph.dequantize(aq, sa, za)` by
+    `graph.dequantize(bq, sb, zb)`, with `aq` and `bq` i8 or ui8, one scale
+    and zero point for `a` and one per column of the product (or one) for
+    `b`. Each becomes `graph.dequantize(graph.matmul_integer(aq, bq', za,
+    zb'), sa * sb', 0)` (b transposed at compile time for gemm's
+    `trans_b`; gemm's c added after): the exact integer sum, scaled once.
+    Taken where the target's integer kernels (`graph-lower-integer-matmul`)
+    serve: `bq` a constant matrix whose centered values `bq - zb` fit the
+    target's integer dot product (8 bits with AVX-512 VNNI, 16 with
+    `pmaddwd` on AVX2 and AVX-512); on other targets the pass changes
+    nothing. Part of `graph-optimize` from opt-level 2, first: constant
+    folding would turn the dequantized weights into float constants.
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU whose integer kernels decide (an LLVM CPU name; empty "
+           "or host: this machine's)">,
+    Option<"targetFeatures", "target-features", "std::string", "\"\"",
+           "Features added or removed on top of the CPU's (+avx2,-avx512f)">
+  ];
+  let dependentDialects = ["::mlir::graph::GraphDialect"];
+}
+
 def GraphFoldConstants : Pass<"graph-fold-constants"> {
   let summary = "Evaluate at compile time every op whose operands are constant";
   let description = [{

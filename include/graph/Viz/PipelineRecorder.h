@@ -7,8 +7,10 @@
 // A pass instrumentation that takes the picture of the graph before the
 // first pass and after each pass, and marks on each picture what the next
 // pass changes (what it folds, fuses and erases) and on the next one what it
-// made. Needs the context single-threaded: it looks at the whole module
-// around each pass.
+// made. A pass that serves some models only (graph-qdq-to-integer: quantized
+// ones) is a step where it changes the graph, so that a float model's steps
+// are the passes that act on it. Needs the context single-threaded: it looks at
+// the whole module around each pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +19,11 @@
 
 #include "graph/Viz/Snapshot.h"
 
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassInstrumentation.h"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace mlir {
@@ -50,6 +54,8 @@ public:
 private:
   std::vector<Step> steps;
   StepCallback onStep;
+  /// The IR before a pass that is a step only where it changes something.
+  std::optional<OperationFingerPrint> beforeOptionalStep;
 };
 
 } // namespace viz

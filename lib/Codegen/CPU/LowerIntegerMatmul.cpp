@@ -1,5 +1,4 @@
-//===- LowerIntegerMatmul.cpp - int8 products on VNNI ------------*- C++
-//-*-===//
+//===- LowerIntegerMatmul.cpp - int8 products on VNNI ----------*- C++ -*-===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -69,13 +68,16 @@ struct DotProduct {
 };
 
 static std::optional<DotProduct> chooseDotProduct(const CPUTarget &target) {
-  if (target.hasVNNI)
+  switch (target.getIntegerDotWeightBits()) {
+  case 8:
     return DotProduct{"llvm.x86.avx512.vpdpbusd.512", 16, 4, 8, true};
-  if (target.isa == VectorISA::AVX512)
-    return DotProduct{"llvm.x86.avx512.pmaddw.d.512", 16, 2, 8, false};
-  if (target.isa == VectorISA::AVX2)
+  case 16:
+    if (target.isa == VectorISA::AVX512)
+      return DotProduct{"llvm.x86.avx512.pmaddw.d.512", 16, 2, 8, false};
     return DotProduct{"llvm.x86.avx2.pmadd.wd", 8, 2, 4, false};
-  return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 /// The weights of one product, packed, with their column sums.

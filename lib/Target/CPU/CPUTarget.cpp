@@ -256,6 +256,14 @@ bool CPUTarget::runsOnHost(std::string &reason) const {
   return true;
 }
 
+unsigned CPUTarget::getIntegerDotWeightBits() const {
+  if (hasVNNI)
+    return 8;
+  if (isa == VectorISA::AVX512 || isa == VectorISA::AVX2)
+    return 16;
+  return 0;
+}
+
 std::string CPUTarget::getISAName() const {
   switch (isa) {
   case VectorISA::Generic:

@@ -67,6 +67,12 @@ struct CPUTarget {
   /// against 2.1 ms); the same weighting on AVX2 was slower.
   int64_t fullRateLoadBytes = 32;
 
+  /// Signed bits the centered weights (`b - zero_point`) of an 8-bit
+  /// integer product may take in the target's integer dot product: 8 for
+  /// VNNI's u8 x s8 `vpdpbusd`, 16 for `pmaddwd` (i16 x i16, AVX-512 and
+  /// AVX2), 0 where the integer kernels have no instruction.
+  unsigned getIntegerDotWeightBits() const;
+
   /// f32 elements in one vector register.
   int64_t getF32Lanes() const { return vectorBytes / 4; }
 
