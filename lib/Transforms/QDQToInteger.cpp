@@ -21,6 +21,10 @@
 // float constants. It is taken only where those kernels serve: constant
 // weights whose centered values fit the target's integer dot product.
 //
+// A quantization that no integer op reads and that is dequantized again
+// becomes graph.fake_quantize, one elementwise op of floats, so that it
+// fuses into the epilogue of the op before it (every target).
+//
 //===----------------------------------------------------------------------===//
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
@@ -281,6 +285,28 @@ struct MoveBeforeDequantize : public OpRewritePattern<OpTy> {
   }
 };
 
+/// A quantization dequantized again with the same scale and zero point,
+/// read by no integer op, is one elementwise op of floats: the epilogue of
+/// the op that produced its input, where the pair would be two kernels
+/// around an integer tensor.
+struct FakeQuantizeInFloat : public OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto quantize = op.getX().getDefiningOp<QuantizeOp>();
+    if (!quantize || quantize.getScale() != op.getScale() ||
+        quantize.getZeroPoint() != op.getZeroPoint() ||
+        quantize.getX().getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "not a quantization undone");
+    rewriter.replaceOpWithNewOp<FakeQuantizeOp>(
+        op, op.getType(), quantize.getX(), op.getScale(), op.getZeroPoint());
+    if (quantize->use_empty())
+      rewriter.eraseOp(quantize);
+    return success();
+  }
+};
+
 struct GraphQDQToIntegerPass
     : public graph::impl::GraphQDQToIntegerBase<GraphQDQToIntegerPass> {
   using Base::Base;
@@ -296,18 +322,23 @@ struct GraphQDQToIntegerPass
   }
 
   void runOnOperation() override {
-    if (weightBits == 0)
-      return;
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ProductOnIntegers<MatMulOp>, ProductOnIntegers<BatchMatMulOp>,
-                 GemmOnIntegers>(&getContext(), weightBits);
-    patterns
-        .add<MoveBeforeDequantize<ReshapeOp>, MoveBeforeDequantize<FlattenOp>,
-             MoveBeforeDequantize<TransposeOp>>(&getContext());
     // One walk in program order (a reshape moves before the product that
     // reads it is seen), and no folding: it would turn the dequantized
-    // weights into floats.
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // weights into floats. Products only where the target has the kernels.
+    if (weightBits != 0) {
+      RewritePatternSet patterns(&getContext());
+      patterns.add<ProductOnIntegers<MatMulOp>,
+                   ProductOnIntegers<BatchMatMulOp>, GemmOnIntegers>(
+          &getContext(), weightBits);
+      patterns
+          .add<MoveBeforeDequantize<ReshapeOp>, MoveBeforeDequantize<FlattenOp>,
+               MoveBeforeDequantize<TransposeOp>>(&getContext());
+      walkAndApplyPatterns(getOperation(), std::move(patterns));
+    }
+    // Then, on every target, the quantizations that only go back to float.
+    RewritePatternSet pairs(&getContext());
+    pairs.add<FakeQuantizeInFloat>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(pairs));
   }
 
   unsigned weightBits = 0;

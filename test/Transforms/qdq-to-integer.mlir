@@ -117,3 +117,43 @@ func.func @left_alone(%x: tensor<2x3xi8>, %v: tensor<3x2xi8>) -> (tensor<2x2xf32
   %y2 = graph.gemm %a, %b {alpha = 2.0 : f32} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
   return %y0, %y1, %y2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// A quantization undone by the same scale and zero point becomes
+// graph.fake_quantize on every target, so that it can be an epilogue; the
+// quantize stays for the integer product that reads it.
+// CHECK-LABEL: func.func @fake_quantize
+// CHECK-SAME:      (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK:         %[[Q:.*]] = graph.quantize %[[X]]
+// CHECK:         %[[F:.*]] = graph.fake_quantize %[[X]], %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+// CHECK:         graph.matmul_integer %[[Q]]
+// CHECK:         graph.relu %[[F]]
+// NONE-LABEL: func.func @fake_quantize
+// NONE-NOT:     graph.quantize
+// NONE:         %[[F:.*]] = graph.fake_quantize
+// NONE:         graph.matmul %[[F]]
+// NONE:         graph.relu %[[F]]
+func.func @fake_quantize(%x: tensor<2x3xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>) {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<i8>
+  %w = graph.constant dense<1> : tensor<3x2xi8>
+  %q = graph.quantize %x, %s, %z : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %a = graph.dequantize %q, %s, %z : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %b = graph.dequantize %w, %s, %z : (tensor<3x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x2xf32>
+  %y = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  %r = graph.relu %a : tensor<2x3xf32>
+  return %y, %r : tensor<2x2xf32>, tensor<2x3xf32>
+}
+
+// A dequantization with another scale than the quantization's stays.
+// CHECK-LABEL: func.func @other_scale
+// CHECK:         graph.quantize
+// CHECK:         graph.dequantize
+// CHECK-NOT:     graph.fake_quantize
+func.func @other_scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %t = graph.constant dense<0.25> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<i8>
+  %q = graph.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i8>) -> tensor<4xi8>
+  %d = graph.dequantize %q, %t, %z : (tensor<4xi8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}

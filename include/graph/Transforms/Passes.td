@@ -17,7 +17,7 @@ include "mlir/Pass/PassBase.td"
 
 def GraphQDQToInteger : Pass<"graph-qdq-to-integer"> {
   let summary = "Compute the matrix products of dequantized 8-bit tensors "
-                "on integers";
+                "on integers, and Q/DQ pairs as one float op";
   let description = [{
     A quantized model in the QDQ form multiplies dequantized tensors in
     float: `graph.matmul`, `graph.batch_matmul` or `graph.gemm` (alpha 1,
@@ -30,8 +30,12 @@ def GraphQDQToInteger : Pass<"graph-qdq-to-integer"> {
     Taken where the target's integer kernels (`graph-lower-integer-matmul`)
     serve: `bq` a constant matrix whose centered values `bq - zb` fit the
     target's integer dot product (8 bits with AVX-512 VNNI, 16 with
-    `pmaddwd` on AVX2 and AVX-512); on other targets the pass changes
-    nothing. Part of `graph-optimize` from opt-level 2, first: constant
+    `pmaddwd` on AVX2 and AVX-512); on other targets the products stay.
+    Reshapes, flattens and transposes of dequantized values move before
+    the dequantization. Then, on every target, `graph.dequantize` of a
+    `graph.quantize` with the same scale and zero point becomes
+    `graph.fake_quantize` of the float, which graph-fuse can make an
+    epilogue. Part of `graph-optimize` from opt-level 2, first: constant
     folding would turn the dequantized weights into float constants.
   }];
   let options = [

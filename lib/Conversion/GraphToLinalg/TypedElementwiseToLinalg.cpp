@@ -584,6 +584,16 @@ struct DequantizeFn {
   }
 };
 
+/// DequantizeFn of QuantizeFn, the integer in between never stored.
+struct FakeQuantizeFn {
+  static Value build(Operation *op, OpBuilder &b, Location loc, ValueRange args,
+                     Type quantizedType) {
+    Value quantized = QuantizeFn::build(op, b, loc, args, quantizedType);
+    return DequantizeFn::build(op, b, loc, {quantized, args[1], args[2]},
+                               quantizedType);
+  }
+};
+
 } // namespace
 
 void mlir::graph::populateTypedElementwiseToLinalgPatterns(
@@ -636,5 +646,6 @@ void mlir::graph::populateTypedElementwiseToLinalgPatterns(
                TypedElementwiseToGeneric<WhereOp, WhereFn>,
                TypedElementwiseToGeneric<QuantizeOp, QuantizeFn>,
                TypedElementwiseToGeneric<DequantizeOp, DequantizeFn>,
+               TypedElementwiseToGeneric<FakeQuantizeOp, FakeQuantizeFn>,
                CastToGeneric>(converter, context);
 }

@@ -48,6 +48,28 @@ func.func @dequantize(%x: tensor<2x3xi8>, %s: tensor<f32>, %z: tensor<i8>) -> te
 
 // -----
 
+// graph.fake_quantize: quantize's body, then dequantize's on its integer,
+// in one generic whose result is float.
+// CHECK-LABEL: func.func @fake_quantize
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[S:.*]]: f32, %[[Z:.*]]: i8, %{{.*}}: f32):
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[X]], %[[S]] : f32
+// CHECK-NEXT: %[[R:.*]] = math.roundeven %[[Q]] : f32
+// CHECK:      %[[UP:.*]] = arith.maxnumf
+// CHECK:      %[[C:.*]] = arith.minnumf %[[UP]]
+// CHECK-NEXT: %[[I:.*]] = arith.fptosi %[[C]] : f32 to i8
+// CHECK-NEXT: %[[IF:.*]] = arith.sitofp %[[I]] : i8 to f32
+// CHECK-NEXT: %[[ZF:.*]] = arith.sitofp %[[Z]] : i8 to f32
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[IF]], %[[ZF]] : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[D]], %[[S]] : f32
+// CHECK-NEXT: linalg.yield %[[Y]] : f32
+func.func @fake_quantize(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<2x3xf32> {
+  %f = graph.fake_quantize %x, %s, %z : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  return %f : tensor<2x3xf32>
+}
+
+// -----
+
 // graph.conv_integer: each operand centered on its zero point in i32 (ui8
 // zero-extended, i8 sign-extended), then the convolution's contraction with
 // i32 multiply-adds from zero.

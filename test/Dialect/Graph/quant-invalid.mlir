@@ -102,3 +102,27 @@ func.func @matmul_integer_zero_point_type(%a: tensor<2x3xui8>, %b: tensor<3x2xi8
   %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<2x3xui8>, tensor<3x2xi8>, tensor<i8>, tensor<i8>) -> tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
+
+// -----
+
+func.func @fake_quantize_float_zero_point(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.fake_quantize' op operand 'zero_point' must be a tensor of i8, ui8, i16 or ui16, but got 'tensor<f32>'}}
+  %f = graph.fake_quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  return %f : tensor<4xf32>
+}
+
+// -----
+
+func.func @fake_quantize_to_integer(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'graph.fake_quantize' op result 'output' has element type 'i8', but operand 'x' has 'f32'}}
+  %f = graph.fake_quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i8>) -> tensor<4xi8>
+  return %f : tensor<4xi8>
+}
+
+// -----
+
+func.func @fake_quantize_scale_shape(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %z: tensor<i8>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'graph.fake_quantize' op operand 'scale' [2] must broadcast to [2, 3] without changing it}}
+  %f = graph.fake_quantize %x, %s, %z : (tensor<2x3xf32>, tensor<2xf32>, tensor<i8>) -> tensor<2x3xf32>
+  return %f : tensor<2x3xf32>
+}

@@ -76,3 +76,18 @@ func.func @integer_folds() -> (tensor<1x2xi32>, tensor<1x1x1x1xi32>) {
   %c = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x2x2xui8>, tensor<1x1x2x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x1x1x1xi32>
   return %m, %c : tensor<1x2xi32>, tensor<1x1x1x1xi32>
 }
+
+// -----
+
+// fake_quantize folds as dequantize(quantize(x)): ties to even, saturation,
+// NaN to the lowest value, dequantized.
+// CHECK-LABEL: func.func @fake_quantize_fold
+// CHECK-NEXT: %[[C:.*]] = graph.constant dense<[0.000000e+00, 2.000000e+00, 2.000000e+00, -2.000000e+00, 1.260000e+02, -1.290000e+02, -1.290000e+02]> : tensor<7xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fake_quantize_fold() -> tensor<7xf32> {
+  %x = graph.constant dense<[0.0, 1.5, 2.5, -2.5, 1000.0, 0x7FC00000, 0xFF800000]> : tensor<7xf32>
+  %s = graph.constant dense<1.0> : tensor<f32>
+  %z = graph.constant dense<1> : tensor<i8>
+  %f = graph.fake_quantize %x, %s, %z : (tensor<7xf32>, tensor<f32>, tensor<i8>) -> tensor<7xf32>
+  return %f : tensor<7xf32>
+}

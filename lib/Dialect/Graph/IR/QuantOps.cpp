@@ -112,6 +112,59 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// graph.fake_quantize
+//===----------------------------------------------------------------------===//
+
+LogicalResult FakeQuantizeOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getScale(),
+                                  "operand 'scale'")) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getOutput(),
+                                  "result 'output'")))
+    return failure();
+  std::optional<ElementKind> kind = getKindOf(getZeroPoint());
+  if (!kind || !isQuantizedKind(*kind))
+    return emitOpError() << "operand 'zero_point' must be a tensor of i8, "
+                            "ui8, i16 or ui16, but got "
+                         << getZeroPoint().getType();
+  return verifyAffineParameters(*this, getX(), getScale(), getZeroPoint(),
+                                getZeroPoint(), "operand 'zero_point'");
+}
+
+OpFoldResult FakeQuantizeOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  std::optional<TypedTensor> scale = readTypedTensor(adaptor.getScale());
+  std::optional<TypedTensor> zeroPoint =
+      readTypedTensor(adaptor.getZeroPoint());
+  if (!type || !x || !scale || !zeroPoint || failed(verify()) ||
+      !withinFoldLimits(type.getNumElements()))
+    return {};
+  SmallVector<int64_t> scaleIndex =
+      broadcastSourceIndices(scale->getShape(), type.getShape());
+  SmallVector<int64_t> zeroIndex =
+      broadcastSourceIndices(zeroPoint->getShape(), type.getShape());
+  TypedTensor out = TypedTensor::zeros(type);
+  dispatchKind(x->getKind(), [&](auto xt) {
+    using X = decltype(xt);
+    using C = ComputeType<X>;
+    dispatchKind(zeroPoint->getKind(), [&](auto qt) {
+      using Q = decltype(qt);
+      if constexpr (isFloatStorage<X> && std::is_integral_v<Q> &&
+                    !std::is_same_v<Q, bool>) {
+        for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+          C s = widen(scale->get<X>(scaleIndex[i]));
+          C z = C(zeroPoint->get<Q>(zeroIndex[i]));
+          Q q = quantizeElement<Q, C>(widen(x->get<X>(i)), s, z);
+          out.set<X>(i, narrow<X>((C(q) - z) * s));
+        }
+      }
+    });
+  });
+  return out.toAttr();
+}
+
+//===----------------------------------------------------------------------===//
 // graph.dequantize
 //===----------------------------------------------------------------------===//
 

@@ -359,6 +359,49 @@ def qdq_gemm():
     return m, {"x": x}, {"y": y}, per_output({"y": 1e-5 * np.abs(y).max()})
 
 
+def qdq_conv():
+    """A convolution in the QDQ form, as quantize_static writes it: uint8
+    activations (one NaN, quantized to the lowest value), int8 filters with
+    a scale each, an int32 bias at scale x_scale * w_scale, Relu, the
+    result quantized and dequantized. The quantizations that go back to
+    float become graph.fake_quantize, the output's the convolution's
+    epilogue. Within one step of the float64 definition."""
+    x = rng.standard_normal((1, 8, 10, 10)).astype(np.float32)
+    x[0, 3, 4, 5] = np.nan
+    w = rng.integers(-127, 128, (16, 8, 3, 3)).astype(np.int8)
+    ws = (rng.random(16) * 0.005 + 0.001).astype(np.float32)
+    xs, xz, ys, yz = np.float32(0.03), np.uint8(120), np.float32(0.05), \
+        np.uint8(0)
+    bs = (xs * ws).astype(np.float32)
+    b = rng.integers(-2000, 2000, 16).astype(np.int32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"],
+                         axis=0),
+        helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bd"],
+                         axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    xq = quantize(np.nan_to_num(x, nan=-1e9), xs, np.array(xz), np.uint8)
+    acc = conv_integer(xq.astype(np.int64) - xz, w, 1, [1, 1], [1, 1, 1, 1],
+                       [1, 1])
+    real = acc * (np.float64(xs) * ws.astype(np.float64))[:, None, None] + \
+        (b * bs.astype(np.float64))[:, None, None]
+    r = np.maximum(real, 0)
+    y = (np.clip(np.rint(r / ys) + yz, 0, 255) - np.float64(yz)) * ys
+    m = make(nodes, [("x", x)], [("y", np.float32)],
+             [("w", w), ("ws", ws), ("wz", np.zeros(16, np.int8)),
+              ("b", b), ("bs", bs), ("bz", np.zeros(16, np.int32)),
+              ("xs", np.array(xs)), ("xz", np.array(xz)),
+              ("ys", np.array(ys)), ("yz", np.array(yz))])
+    return m, {"x": x}, {"y": y}, per_output({"y": ys * 1.001})
+
+
 def qdq_wide_weights():
     """uint8 weights with zero point 0 (centered values up to 255): taken
     for pmaddwd's 16 bits, left to the float path with VNNI's 8."""
@@ -403,11 +446,11 @@ MODELS = {f.__name__: f for f in [
     qdq_axis, qlinear_conv, conv_integer_1d, matmul_integer, qlinear_matmul,
     dynamic_quantize, int8_gemm_tails, int8_gemm_signed,
     int8_gemm_wide_weights, dynamic_quantize_matmul, qdq_linear, qdq_gemm,
-    qdq_wide_weights, blocked, wrong_axis]}
+    qdq_conv, qdq_wide_weights, blocked, wrong_axis]}
 CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
            "qlinear_matmul", "dynamic_quantize", "int8_gemm_tails",
            "int8_gemm_signed", "int8_gemm_wide_weights",
-           "dynamic_quantize_matmul", "qdq_linear", "qdq_gemm",
+           "dynamic_quantize_matmul", "qdq_linear", "qdq_gemm", "qdq_conv",
            "qdq_wide_weights"]
 # This machine's code (vpdpbusd on an AVX-512 VNNI host), AVX2's (pmaddwd)
 # and, on a VNNI host, its own without VNNI (AVX-512 pmaddwd).

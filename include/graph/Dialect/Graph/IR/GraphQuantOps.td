@@ -51,6 +51,27 @@ def Graph_DequantizeOp : Graph_ComputeOp<"dequantize", [Graph_Elementwise]> {
   }];
 }
 
+def Graph_FakeQuantizeOp
+    : Graph_ComputeOp<"fake_quantize", [Graph_Elementwise]> {
+  let summary = "quantization and dequantization, in float";
+  let description = [{
+    `graph.dequantize(graph.quantize(x, scale, zero_point), scale,
+    zero_point)` in one op whose result is `x`'s float type: each value
+    rounded onto the quantization grid and saturated to the range of the
+    zero point's integer type (i8, ui8, i16 or ui16), NaN giving the lowest.
+    What a quantized model in the QDQ form does to an activation that no
+    integer op reads: as an elementwise op of floats, it is the epilogue of
+    the op that produces the activation (graph-fuse), where the pair would
+    be two kernels around an integer tensor.
+  }];
+  let arguments = (ins AnyTensor:$x, AnyTensor:$scale, AnyTensor:$zero_point);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $x `,` $scale `,` $zero_point attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def Graph_ConvIntegerOp : Graph_ComputeOp<"conv_integer"> {
   let summary = "N-d integer convolution with zero points, i32 accumulation";
   let description = [{
