@@ -19,10 +19,20 @@ each int8 form's speedup over f32 for each runtime, and ours/ORT for each.
 The int8 outputs must agree with ORT's within one quantization step of the
 product.
 
+With --models NAME,... (from the models bench/peers.py exports into
+--dir, default /tmp/peers: NAME.onnx and NAME.input.npy), each model is
+quantized by bench/quantize.py (the QDQ form of quantize_static) and timed
+instead, f32 and QDQ, at 1 and 2 threads, ours and ORT's; then ours and
+ORT's QDQ outputs compared, and the top-1 agreement of our QDQ model with
+our float one over --agreement random inputs (classifiers).
+
 Usage: bench/int8.py [--build DIR] [--runs N] [--warmup W] [--avx2]
+       bench/int8.py --models resnet18,mobilenet_v2,bert_encoder [--dir DIR]
+                     [--agreement N] [--build DIR] [--runs N] [--avx2]
 """
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -95,6 +105,78 @@ def build(work, name, m, k, n):
     return paths, inp, float(y_scale)
 
 
+def time_ours(graph_run, model, inp, threads, runs, extra=()):
+    cmd = peers.pinned([graph_run, model, "-O3", "--no-cache", "--input",
+                        "input=" + inp, "--bench", str(runs), "--threads",
+                        str(threads)] + list(extra), threads)
+    r = peers.run(cmd, "graph-run")
+    return float(peers.GRAPH_RUN_RE.search(r.stdout + r.stderr).group(3))
+
+
+def top1_agreement(graph_run, f32, qdq, shape, count, work):
+    """Inputs on which the QDQ model's top class is the float model's."""
+    rng = np.random.default_rng(1)
+    agree = 0
+    for i in range(count):
+        inp = os.path.join(work, "agreement%d.npy" % i)
+        np.save(inp, rng.standard_normal(shape).astype(np.float32))
+        top = []
+        for model in (f32, qdq):
+            out = inp + ".out.npy"
+            peers.run([graph_run, model, "-O3", "--input", "input=" + inp,
+                       "--output", out], "graph-run")
+            top.append(int(np.load(out).argmax()))
+        agree += top[0] == top[1]
+    return agree
+
+
+def models_main(args, graph_run, ort):
+    work = tempfile.mkdtemp(prefix="int8-models-")
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in args.models.split(","):
+        f32 = os.path.join(args.dir, name + ".onnx")
+        inp = os.path.join(args.dir, name + ".input.npy")
+        if not os.path.exists(f32):
+            sys.exit("%s not found: bench/peers.py exports it into %s" % (
+                f32, args.dir))
+        qdq = os.path.join(work, name + ".qdq.onnx")
+        subprocess.run([sys.executable, os.path.join(here, "quantize.py"),
+                        f32, inp, qdq, "--build", args.build], check=True)
+        for threads in (1, 2):
+            rows = [("ours", [])]
+            if args.avx2:
+                rows.append(("ours AVX2", ["--target-cpu=haswell"]))
+            ours = None
+            for runtime, extra in rows:
+                t = [time_ours(graph_run, m, inp, threads, args.runs, extra)
+                     for m in (f32, qdq)]
+                ours = ours or t
+                print("%-14s %dT %-10s f32 %8.2f ms  qdq %8.2f ms  "
+                      "f32/qdq %5.2fx" % (name, threads, runtime, t[0], t[1],
+                                          t[0] / t[1]))
+            if ort:
+                t = [peers.time_ort(m, inp, m + ".ort.npy", "all", args,
+                                    threads)["median_ms"] for m in (f32, qdq)]
+                print("%-14s %dT %-10s f32 %8.2f ms  qdq %8.2f ms  "
+                      "f32/qdq %5.2fx  ours/ORT f32 %.2f qdq %.2f" % (
+                          name, threads, "ORT", t[0], t[1], t[0] / t[1],
+                          ours[0] / t[0], ours[1] / t[1]))
+        out = qdq + ".ours.npy"
+        peers.run([graph_run, qdq, "-O3", "--input", "input=" + inp,
+                   "--output", out], "graph-run")
+        if ort:
+            ref = np.load(qdq + ".ort.npy")
+            print("%-14s ours - ORT on the QDQ model: max |diff| %.4g (output "
+                  "range %.3g)" % (name, np.abs(np.load(out) - ref).max(),
+                                   np.abs(ref).max()))
+        if args.agreement and np.load(out).ndim == 2:
+            agree = top1_agreement(graph_run, f32, qdq, np.load(inp).shape,
+                                   args.agreement, work)
+            print("%-14s top-1 of QDQ = float on %d of %d random inputs" % (
+                name, agree, args.agreement))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(
@@ -103,6 +185,12 @@ def main():
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--avx2", action="store_true",
                         help="also time graph-run's AVX2 code (haswell)")
+    parser.add_argument("--models", help="time these exported models, "
+                        "float and quantized, instead of the layers")
+    parser.add_argument("--dir", default="/tmp/peers",
+                        help="where bench/peers.py exported the models")
+    parser.add_argument("--agreement", type=int, default=100,
+                        help="random inputs for the top-1 agreement")
     args = parser.parse_args()
     graph_run = os.path.join(args.build, "bin", "graph-run")
     host = peers.host_description()
@@ -113,6 +201,8 @@ def main():
     if not ort:
         print("onnxruntime-node not installed in bench/peers (peers.py "
               "--setup): ours only")
+    if args.models:
+        return models_main(args, graph_run, ort)
     work = tempfile.mkdtemp(prefix="int8-bench-")
     targets = [("ours", [])]
     if args.avx2:
