@@ -155,7 +155,8 @@ mlir::graph::compiler::getRequiredFeatures(const llvm::TargetMachine &tm) {
   llvm::StringMap<bool> hostFeatures = llvm::sys::getHostCPUFeatures();
   std::vector<std::string> required;
   for (const llvm::SubtargetFeatureKV &kv : info->getAllProcessorFeatures())
-    if (info->getFeatureBits().test(kv.Value) && hostFeatures.count(kv.Key))
+    if (info->getFeatureBits().test(kv.Value) && hostFeatures.count(kv.Key) &&
+        !CPUTarget::isSystemFeature(kv.Key))
       required.push_back(kv.Key);
   llvm::sort(required);
   return required;

@@ -72,7 +72,8 @@ createTargetMachine(const CompileOptions &options, CodeTarget codeTarget);
 
 /// The CPU features that code for `tm` may use and that a host must have,
 /// LLVM's names, sorted: its enabled features that the host detection knows
-/// (tuning flags are not requirements).
+/// (tuning flags are not requirements, nor the system instruction sets only
+/// intrinsics emit: CPUTarget::isSystemFeature).
 std::vector<std::string> getRequiredFeatures(const llvm::TargetMachine &tm);
 
 /// Parses the main file of `sourceMgr`, reads the signature of the entry,

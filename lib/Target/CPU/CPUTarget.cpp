@@ -217,6 +217,20 @@ const CPUTarget &CPUTarget::getHost() {
   return host;
 }
 
+bool CPUTarget::isSystemFeature(llvm::StringRef feature) {
+  // System and privileged instructions only come from intrinsics, which the
+  // kernels do not use, and hypervisors hide some of them: a Zen 5 under
+  // KVM has no invpcid or fsgsbase, which every Haswell has.
+  static constexpr llvm::StringLiteral kSystemFeatures[] = {
+      "clflushopt", "clwb",    "clzero",    "enqcmd",    "fsgsbase", "hreset",
+      "invpcid",    "kl",      "lwp",       "movdir64b", "movdiri",  "mwaitx",
+      "pconfig",    "pku",     "ptwrite",   "rdpid",     "rdpru",    "rdrnd",
+      "rdseed",     "rtm",     "serialize", "sgx",       "shstk",    "tsxldtrk",
+      "uintr",      "waitpkg", "wbnoinvd",  "widekl",    "xsave",    "xsavec",
+      "xsaveopt",   "xsaves"};
+  return llvm::is_contained(kSystemFeatures, feature);
+}
+
 bool CPUTarget::runsOnHost(std::string &reason) const {
   const CPUTarget &host = getHost();
   llvm::Triple mine(triple), theirs(host.triple);
@@ -230,22 +244,12 @@ bool CPUTarget::runsOnHost(std::string &reason) const {
   if (!code)
     return true;
   // Host detection lists the instruction-set features (from cpuid), each
-  // present or not; tuning features are not among them. System and
-  // privileged instructions only come from intrinsics, which the kernels do
-  // not use, and hypervisors hide some of them: a Zen 5 under KVM has no
-  // invpcid or fsgsbase, which every Haswell has.
-  static constexpr llvm::StringLiteral kNeverEmitted[] = {
-      "clflushopt", "clwb",    "clzero",    "enqcmd",    "fsgsbase", "hreset",
-      "invpcid",    "kl",      "lwp",       "movdir64b", "movdiri",  "mwaitx",
-      "pconfig",    "pku",     "ptwrite",   "rdpid",     "rdpru",    "rdrnd",
-      "rdseed",     "rtm",     "serialize", "sgx",       "shstk",    "tsxldtrk",
-      "uintr",      "waitpkg", "wbnoinvd",  "widekl",    "xsave",    "xsavec",
-      "xsaveopt",   "xsaves"};
+  // present or not; tuning features are not among them.
   for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
     if (feature.second)
       continue;
     llvm::StringRef name = feature.first();
-    if (llvm::is_contained(kNeverEmitted, name))
+    if (isSystemFeature(name))
       continue;
     if (code->checkFeatures(("+" + name).str())) {
       reason = "the code uses '" + name.str() +

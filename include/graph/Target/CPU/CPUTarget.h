@@ -97,6 +97,12 @@ struct CPUTarget {
   /// (system instructions, which only intrinsics emit, do not count).
   /// Otherwise `reason` says which feature is missing.
   bool runsOnHost(std::string &reason) const;
+
+  /// Whether `feature` (an LLVM x86 feature name) is a system or privileged
+  /// instruction set that only intrinsics emit: the generated code never
+  /// needs it, so neither this check nor a compiled library's list of
+  /// required features counts it.
+  static bool isSystemFeature(llvm::StringRef feature);
 };
 
 } // namespace graph
