@@ -105,6 +105,12 @@ Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// An integer or index constant.
 Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
 
+struct Activation;
+/// A recurrent op's gate function `activation` on the scalar `x` of float
+/// compute type `type` (RecurrentActivations.cpp).
+Value buildRecurrentActivation(OpBuilder &b, Location loc, Type type,
+                               const Activation &activation, Value x);
+
 /// The attribute of `attr` with the element type of `storageType` (bools
 /// become bytes, unsigned integers signless; the bits do not change).
 TypedAttr convertConstantAttr(ElementsAttr attr, RankedTensorType storageType);

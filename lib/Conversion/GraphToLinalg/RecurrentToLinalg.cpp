@@ -46,54 +46,7 @@ public:
 
   /// `a`'s function on `x`, RecurrentOps.cpp's applyActivation.
   Value activation(OpBuilder &nb, const Activation &a, Value x) const {
-    Value alpha = constant(nb, a.alpha), beta = constant(nb, a.beta);
-    Value zero = constant(nb, 0.0), one = constant(nb, 1.0);
-    auto cmp = [&](arith::CmpFPredicate predicate, Value p, Value q) {
-      return arith::CmpFOp::create(nb, loc, predicate, p, q);
-    };
-    auto mul = [&](Value p, Value q) {
-      return arith::MulFOp::create(nb, loc, p, q).getResult();
-    };
-    auto add = [&](Value p, Value q) {
-      return arith::AddFOp::create(nb, loc, p, q).getResult();
-    };
-    auto exp = [&](Value v) { return math::ExpOp::create(nb, loc, v); };
-    auto tanh = [&](Value v) { return math::TanhOp::create(nb, loc, v); };
-    switch (a.kind) {
-    case ActivationKind::Sigmoid:
-      return arith::DivFOp::create(
-          nb, loc, one, add(one, exp(arith::NegFOp::create(nb, loc, x))));
-    case ActivationKind::Tanh:
-      return tanh(x);
-    case ActivationKind::Relu:
-      return arith::SelectOp::create(
-          nb, loc, cmp(arith::CmpFPredicate::OGT, x, zero), x, zero);
-    case ActivationKind::Affine:
-      return add(mul(alpha, x), beta);
-    case ActivationKind::LeakyRelu:
-      return arith::SelectOp::create(
-          nb, loc, cmp(arith::CmpFPredicate::OGE, x, zero), x, mul(alpha, x));
-    case ActivationKind::ThresholdedRelu:
-      return arith::SelectOp::create(
-          nb, loc, cmp(arith::CmpFPredicate::OGT, x, alpha), x, zero);
-    case ActivationKind::ScaledTanh:
-      return mul(alpha, tanh(mul(beta, x)));
-    case ActivationKind::HardSigmoid:
-      return arith::MinimumFOp::create(
-          nb, loc,
-          arith::MaximumFOp::create(nb, loc, add(mul(alpha, x), beta), zero),
-          one);
-    case ActivationKind::Elu:
-      return arith::SelectOp::create(
-          nb, loc, cmp(arith::CmpFPredicate::OGE, x, zero), x,
-          mul(alpha, arith::SubFOp::create(nb, loc, exp(x), one)));
-    case ActivationKind::Softsign:
-      return arith::DivFOp::create(nb, loc, x,
-                                   add(one, math::AbsFOp::create(nb, loc, x)));
-    case ActivationKind::Softplus:
-      return math::LogOp::create(nb, loc, add(one, exp(x)));
-    }
-    return x;
+    return buildRecurrentActivation(nb, loc, type, a, x);
   }
 
   /// A gate's function on its input, clipped first when the op says so.

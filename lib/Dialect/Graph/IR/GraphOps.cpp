@@ -671,39 +671,5 @@ LogicalResult RandomUniformOp::verify() {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// FusedOp
-//===----------------------------------------------------------------------===//
-
-YieldOp FusedOp::getYield() {
-  return cast<YieldOp>(getBody().front().getTerminator());
-}
-
-LogicalResult FusedOp::verify() {
-  if (getKind().empty())
-    return emitOpError() << "attribute 'kind' must be non-empty";
-  // SizedRegion<1> already guarantees exactly one block.
-  Block &block = getBody().front();
-  if (block.getNumArguments() != getInputs().size())
-    return emitOpError() << "body has " << block.getNumArguments()
-                         << " arguments, but operand 'inputs' has "
-                         << getInputs().size() << " values";
-  for (auto [i, arg, input] :
-       llvm::enumerate(block.getArguments(), getInputs()))
-    if (arg.getType() != input.getType())
-      return emitOpError() << "body argument #" << i << " has type "
-                           << arg.getType() << ", but operand 'inputs' #" << i
-                           << " has type " << input.getType();
-  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
-  if (!yield)
-    return emitOpError() << "body must end in 'graph.yield'";
-  if (yield.getValues().getTypes() != getResults().getTypes())
-    return emitOpError() << "'graph.yield' operand types ("
-                         << yield.getValues().getTypes()
-                         << ") must match result 'results' types ("
-                         << getResults().getTypes() << ")";
-  return success();
-}
-
 #define GET_OP_CLASSES
 #include "graph/Dialect/Graph/IR/GraphOps.cpp.inc"
