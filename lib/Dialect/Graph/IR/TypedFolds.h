@@ -28,6 +28,15 @@ inline RankedTensorType getTypedResult(Operation *op) {
   return type;
 }
 
+/// The static result type of `op` and its element kind, when it has one.
+inline std::optional<std::pair<RankedTensorType, ElementKind>>
+getTypedResultKind(Operation *op) {
+  RankedTensorType type = getTypedResult(op);
+  if (!type)
+    return std::nullopt;
+  return std::make_pair(type, *getElementKind(type.getElementType()));
+}
+
 /// add, sub, mul, div of a non-f32 result type (integers wrap; integer
 /// division truncates, by 0 gives 0).
 OpFoldResult foldTypedArithmetic(reference::BinaryKind kind, Attribute lhs,

@@ -129,6 +129,24 @@ LogicalResult mlir::graph::checkOperandsOf(Operation *op,
   return success();
 }
 
+FailureOr<SmallVector<int64_t>>
+mlir::graph::broadcastOperands(Operation *op, ArrayRef<StringRef> names) {
+  SmallVector<int64_t> shape(getDims(op->getOperand(0)));
+  for (unsigned i = 1; i < op->getNumOperands(); ++i) {
+    std::optional<SmallVector<int64_t>> joined =
+        reference::broadcastShapes(shape, getDims(op->getOperand(i)));
+    if (!joined) {
+      InFlightDiagnostic diag = op->emitOpError() << "operands";
+      for (unsigned j = 0; j <= i; ++j)
+        diag << (j ? (j == i ? " and '" : ", '") : " '") << names[j]
+             << "' of shape " << formatDims(getDims(op->getOperand(j)));
+      return diag << " do not broadcast";
+    }
+    shape = std::move(*joined);
+  }
+  return shape;
+}
+
 LogicalResult mlir::graph::checkBroadcastsOnto(Operation *op, Value value,
                                                const Twine &what,
                                                ArrayRef<int64_t> shape) {

@@ -100,6 +100,11 @@ LogicalResult checkArrayAttr(Operation *op, StringRef name,
                              ArrayRef<int64_t> values, size_t size,
                              int64_t min);
 
+/// The NumPy broadcast of the shapes of `op`'s operands (named `names`),
+/// or an error naming them.
+FailureOr<SmallVector<int64_t>> broadcastOperands(Operation *op,
+                                                  ArrayRef<StringRef> names);
+
 /// Checks that `value` broadcasts NumPy style to `shape` and leaves it as it
 /// is (a per-axis parameter with ones on the other dimensions).
 LogicalResult checkBroadcastsOnto(Operation *op, Value value, const Twine &what,
