@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionTiling.h"
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Target/CPU/CPUTarget.h"
@@ -60,93 +61,6 @@ using namespace mlir;
 using namespace mlir::graph;
 
 namespace {
-
-/// How one attention runs on the target: f32 lanes, the vectors of a row
-/// of the result (chunks), the query rows of a block, the vectors of keys
-/// each step takes, and the independent partial sums of each score (over d
-/// modulo `splits`). The accumulators stay in registers across the key
-/// loop when those of `rows` rows fit; otherwise (`chunkGroup` > 0) they
-/// live in the block's output tile, in L1, and the product by v takes
-/// `chunkGroup` vectors of each row at a time, in registers.
-struct AttentionTiling {
-  int64_t lanes;
-  int64_t chunks;
-  int64_t rows;
-  int64_t keyVectors;
-  int64_t splits;
-  int64_t chunkGroup = 0;
-};
-
-/// Query rows per block: each row of kT and of v read from L1 serves this
-/// many rows' FMAs.
-static constexpr int64_t kBlockRows = 4;
-
-static AttentionTiling chooseTiling(const CPUTarget &target, int64_t dv) {
-  AttentionTiling tiling;
-  tiling.lanes = target.getF32Lanes();
-  tiling.chunks = (dv + tiling.lanes - 1) / tiling.lanes;
-  tiling.keyVectors = 2;
-  // Live across the product by v: each row's accumulators and broadcast
-  // probability, one vector of a row of v, and the scores of the next
-  // block as it starts.
-  int64_t registers = target.numVectorRegisters;
-  tiling.rows = std::clamp<int64_t>(
-      (registers - 1) / (tiling.chunks + tiling.keyVectors + 1), 1, kBlockRows);
-  if (tiling.rows < kBlockRows) {
-    // Too few rows (AVX2's 16 registers, a head of 64: one row, whose step
-    // loads as many vectors as it has FMAs): the accumulators go to memory,
-    // read and written once per block of keys. Live in the product by v: a
-    // group of each row's accumulators, the rows' broadcast probabilities,
-    // one vector of v.
-    tiling.rows = kBlockRows;
-    tiling.chunkGroup = std::clamp<int64_t>(
-        (registers - tiling.rows - 1) / (tiling.rows + 1), 1, tiling.chunks);
-  }
-  // Enough independent FMA chains for the scores (two FMA units of latency
-  // four), as registers allow beside the accumulators.
-  int64_t chains = tiling.rows * tiling.keyVectors;
-  int64_t accumulators = tiling.chunkGroup ? 0 : tiling.rows * tiling.chunks;
-  int64_t free = registers - accumulators - tiling.keyVectors;
-  tiling.splits = 1;
-  while (chains * tiling.splits < 8 && chains * tiling.splits * 2 <= free)
-    tiling.splits *= 2;
-  return tiling;
-}
-
-/// `value` reshaped to `type`, the two differing only in how many leading
-/// (batch) dimensions the last two follow: [batch..., A, B] and
-/// [prod(batch), A, B] either way.
-static Value reshapeBatch(OpBuilder &b, Location loc, Value value,
-                          RankedTensorType type) {
-  int64_t from = cast<RankedTensorType>(value.getType()).getRank();
-  int64_t to = type.getRank();
-  if (from == to)
-    return value;
-  // The higher rank's leading dimensions group into the lower's first.
-  int64_t group = std::abs(from - to) + 1;
-  SmallVector<ReassociationIndices> reassociation(1);
-  for (int64_t d = 0; d < group; ++d)
-    reassociation[0].push_back(d);
-  for (int64_t d = group; d < std::max(from, to); ++d)
-    reassociation.push_back({d});
-  if (from > to)
-    return tensor::CollapseShapeOp::create(b, loc, type, value, reassociation);
-  return tensor::ExpandShapeOp::create(b, loc, type, value, reassociation);
-}
-
-/// `value` ([batch..., A, B]) as [prod(batch), A, B].
-static Value toRank3(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t batch = 1;
-  for (int64_t d : shape.drop_back(2))
-    batch *= d;
-  int64_t rank = shape.size();
-  return reshapeBatch(
-      b, loc, value,
-      RankedTensorType::get({batch, shape[rank - 2], shape[rank - 1]},
-                            type.getElementType()));
-}
 
 class AttentionEmitter {
 public:
@@ -202,60 +116,22 @@ private:
     return vector::BroadcastOp::create(b, loc, type, scalar);
   }
 
-  /// Whether the mask hides the key from every score: -inf, or a finite
-  /// value so negative (HuggingFace's finfo.min) that the exponential of any
-  /// score it is added to, less the row's maximum over visible keys, is 0.
-  static bool hidesKey(float value) { return value <= kHiddenKeyMask; }
-  static constexpr float kHiddenKeyMask = -1e30f;
-
-  /// For a constant mask that hides whole blocks of keys from a block of
-  /// query rows (a causal mask: every key after the block's last row), the
-  /// blocks of keys each block of rows visits, [first, last) per (mask
-  /// batch, block of rows) as a constant table; null when every block of
-  /// rows visits every block of keys. A block of rows where some row sees
-  /// no key at all visits every key, so that the row ends as the softmax
-  /// of its scores would.
+  /// The blocks of keys each block of rows visits under a constant mask
+  /// that hides whole blocks of keys (computeKeyBlockRanges), as a constant
+  /// [mask batch, block of rows, 2] table; null without such a mask.
   Value getKeyBlockRanges(int64_t first, int64_t blocks, int64_t rows) {
     if (!constantMask)
       return {};
-    int64_t blockKeys = tiling.lanes * tiling.keyVectors;
-    int64_t keyBlocks = (keys + blockKeys - 1) / blockKeys;
     ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
-    int64_t maskBatches = shape[0], maskRows = shape[1];
     auto values = llvm::to_vector(constantMask.getValues<float>());
-    SmallVector<int32_t> ranges;
-    bool skips = false;
-    for (int64_t mb = 0; mb < maskBatches; ++mb) {
-      for (int64_t block = 0; block < blocks; ++block) {
-        int64_t lo = keys, hi = -1;
-        bool blind = false;
-        for (int64_t i = 0; i < rows; ++i) {
-          int64_t row = maskRows > 1 ? first + block * rows + i : 0;
-          const float *maskRow = values.data() + (mb * maskRows + row) * keys;
-          int64_t firstSeen = 0, lastSeen = keys - 1;
-          while (firstSeen < keys && hidesKey(maskRow[firstSeen]))
-            ++firstSeen;
-          while (lastSeen >= 0 && hidesKey(maskRow[lastSeen]))
-            --lastSeen;
-          if (firstSeen == keys) {
-            blind = true;
-            break;
-          }
-          lo = std::min(lo, firstSeen);
-          hi = std::max(hi, lastSeen);
-        }
-        int64_t firstBlock = blind ? 0 : lo / blockKeys;
-        int64_t lastBlock = blind ? keyBlocks : hi / blockKeys + 1;
-        skips |= firstBlock != 0 || lastBlock != keyBlocks;
-        ranges.push_back(firstBlock);
-        ranges.push_back(lastBlock);
-      }
-    }
-    if (!skips)
+    std::optional<SmallVector<int32_t>> ranges = computeKeyBlockRanges(
+        values, shape[0], shape[1], keys, tiling.lanes * tiling.keyVectors,
+        first, blocks, rows);
+    if (!ranges)
       return {};
-    auto type = RankedTensorType::get({maskBatches, blocks, 2}, b.getI32Type());
+    auto type = RankedTensorType::get({shape[0], blocks, 2}, b.getI32Type());
     return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ranges)));
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(*ranges)));
   }
 
   /// An scf.forall over (batch, `blocks` blocks of `rows` query rows from
@@ -825,7 +701,8 @@ struct GraphLowerAttentionPass
     for (AttentionOp op : ops) {
       rewriter.setInsertionPoint(op);
       auto type = cast<RankedTensorType>(op.getType());
-      AttentionTiling tiling = chooseTiling(target, type.getShape().back());
+      AttentionTiling tiling =
+          chooseAttentionTiling(target, type.getShape().back());
       Value flat = AttentionEmitter(rewriter, op.getLoc(), op, tiling).emit();
       rewriter.replaceOp(op, reshapeBatch(rewriter, op.getLoc(), flat, type));
     }
