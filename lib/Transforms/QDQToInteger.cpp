@@ -167,10 +167,10 @@ static Value buildIntegerProduct(PatternRewriter &rewriter, Location loc,
 
   auto aScaleType = cast<RankedTensorType>(activation.getScale().getType());
   auto bScaleType = cast<RankedTensorType>(bScale.getType());
+  // sa holds one value (matchActivation): it broadcasts with any shape.
   SmallVector<int64_t> scaleShape;
-  if (!OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
-                                          bScaleType.getShape(), scaleShape))
-    return {};
+  (void)OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
+                                           bScaleType.getShape(), scaleShape);
   Value scale = MulOp::create(rewriter, loc, bScaleType.clone(scaleShape),
                               activation.getScale(), bScale);
   auto zeroType = RankedTensorType::get({}, rewriter.getI32Type());
@@ -210,8 +210,6 @@ struct ProductOnIntegers : public OpRewritePattern<OpTy> {
     Value result = buildIntegerProduct(rewriter, op.getLoc(),
                                        cast<RankedTensorType>(op.getType()),
                                        activation, *weights);
-    if (!result)
-      return failure();
     replaceProduct(rewriter, op, result, activation, weights->dequantize);
     return success();
   }
@@ -239,8 +237,6 @@ struct GemmOnIntegers : public OpRewritePattern<GemmOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Value result = buildIntegerProduct(rewriter, op.getLoc(), resultType,
                                        activation, *weights);
-    if (!result)
-      return failure();
     if (Value c = op.getC())
       result = AddOp::create(rewriter, op.getLoc(), resultType, result, c);
     replaceProduct(rewriter, op, result, activation, weights->dequantize);

@@ -51,6 +51,34 @@ static LogicalResult verifyAffineParameters(Operation *op, Value x, Value scale,
   return checkResultDims(op, shape);
 }
 
+/// The constant operands of a quantization op whose result is `type`, and
+/// for each element of the result the index of its scale and zero point.
+struct AffineConstants {
+  TypedTensor x, scale, zeroPoint;
+  SmallVector<int64_t> scaleIndex, zeroIndex;
+};
+
+/// AffineConstants of `x`, `scale` and `zeroPoint` when all three are
+/// constants and the fold is within the limits; nothing otherwise.
+static std::optional<AffineConstants> readAffineConstants(RankedTensorType type,
+                                                          Attribute x,
+                                                          Attribute scale,
+                                                          Attribute zeroPoint) {
+  std::optional<TypedTensor> xTensor = readTypedTensor(x);
+  std::optional<TypedTensor> scaleTensor = readTypedTensor(scale);
+  std::optional<TypedTensor> zeroTensor = readTypedTensor(zeroPoint);
+  if (!xTensor || !scaleTensor || !zeroTensor ||
+      !withinFoldLimits(type.getNumElements()))
+    return std::nullopt;
+  SmallVector<int64_t> scaleIndex =
+      broadcastSourceIndices(scaleTensor->getShape(), type.getShape());
+  SmallVector<int64_t> zeroIndex =
+      broadcastSourceIndices(zeroTensor->getShape(), type.getShape());
+  return AffineConstants{std::move(*xTensor), std::move(*scaleTensor),
+                         std::move(*zeroTensor), std::move(scaleIndex),
+                         std::move(zeroIndex)};
+}
+
 //===----------------------------------------------------------------------===//
 // graph.quantize
 //===----------------------------------------------------------------------===//
@@ -80,18 +108,17 @@ static Q quantizeElement(C x, C scale, C zeroPoint) {
 
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   auto type = dyn_cast<RankedTensorType>(getType());
-  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
-  std::optional<TypedTensor> scale = readTypedTensor(adaptor.getScale());
-  std::optional<TypedTensor> zeroPoint =
-      readTypedTensor(adaptor.getZeroPoint());
   std::optional<ElementKind> kind = getKindOf(getOutput());
-  if (!type || !x || !scale || !zeroPoint || !kind || failed(verify()) ||
-      !withinFoldLimits(type.getNumElements()))
+  if (!type || !kind || failed(verify()))
     return {};
-  SmallVector<int64_t> scaleIndex =
-      broadcastSourceIndices(scale->getShape(), type.getShape());
-  SmallVector<int64_t> zeroIndex =
-      broadcastSourceIndices(zeroPoint->getShape(), type.getShape());
+  std::optional<AffineConstants> constants = readAffineConstants(
+      type, adaptor.getX(), adaptor.getScale(), adaptor.getZeroPoint());
+  if (!constants)
+    return {};
+  const TypedTensor *x = &constants->x, *scale = &constants->scale,
+                    *zeroPoint = &constants->zeroPoint;
+  ArrayRef<int64_t> scaleIndex = constants->scaleIndex,
+                    zeroIndex = constants->zeroIndex;
   TypedTensor out = TypedTensor::zeros(type);
   dispatchKind(x->getKind(), [&](auto xt) {
     using X = decltype(xt);
@@ -133,17 +160,16 @@ LogicalResult FakeQuantizeOp::verify() {
 
 OpFoldResult FakeQuantizeOp::fold(FoldAdaptor adaptor) {
   auto type = dyn_cast<RankedTensorType>(getType());
-  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
-  std::optional<TypedTensor> scale = readTypedTensor(adaptor.getScale());
-  std::optional<TypedTensor> zeroPoint =
-      readTypedTensor(adaptor.getZeroPoint());
-  if (!type || !x || !scale || !zeroPoint || failed(verify()) ||
-      !withinFoldLimits(type.getNumElements()))
+  if (!type || failed(verify()))
     return {};
-  SmallVector<int64_t> scaleIndex =
-      broadcastSourceIndices(scale->getShape(), type.getShape());
-  SmallVector<int64_t> zeroIndex =
-      broadcastSourceIndices(zeroPoint->getShape(), type.getShape());
+  std::optional<AffineConstants> constants = readAffineConstants(
+      type, adaptor.getX(), adaptor.getScale(), adaptor.getZeroPoint());
+  if (!constants)
+    return {};
+  const TypedTensor *x = &constants->x, *scale = &constants->scale,
+                    *zeroPoint = &constants->zeroPoint;
+  ArrayRef<int64_t> scaleIndex = constants->scaleIndex,
+                    zeroIndex = constants->zeroIndex;
   TypedTensor out = TypedTensor::zeros(type);
   dispatchKind(x->getKind(), [&](auto xt) {
     using X = decltype(xt);
@@ -183,17 +209,16 @@ LogicalResult DequantizeOp::verify() {
 
 OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
   auto type = dyn_cast<RankedTensorType>(getType());
-  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
-  std::optional<TypedTensor> scale = readTypedTensor(adaptor.getScale());
-  std::optional<TypedTensor> zeroPoint =
-      readTypedTensor(adaptor.getZeroPoint());
-  if (!type || !x || !scale || !zeroPoint || failed(verify()) ||
-      !withinFoldLimits(type.getNumElements()))
+  if (!type || failed(verify()))
     return {};
-  SmallVector<int64_t> scaleIndex =
-      broadcastSourceIndices(scale->getShape(), type.getShape());
-  SmallVector<int64_t> zeroIndex =
-      broadcastSourceIndices(zeroPoint->getShape(), type.getShape());
+  std::optional<AffineConstants> constants = readAffineConstants(
+      type, adaptor.getX(), adaptor.getScale(), adaptor.getZeroPoint());
+  if (!constants)
+    return {};
+  const TypedTensor *x = &constants->x, *scale = &constants->scale,
+                    *zeroPoint = &constants->zeroPoint;
+  ArrayRef<int64_t> scaleIndex = constants->scaleIndex,
+                    zeroIndex = constants->zeroIndex;
   TypedTensor out = TypedTensor::zeros(type);
   dispatchKind(scale->getKind(), [&](auto st) {
     using S = decltype(st);
