@@ -22,6 +22,7 @@
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Target/CPU/KernelConfig.h"
+#include "graph/Target/CPU/PassTarget.h"
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/IR/Matchers.h"
@@ -197,18 +198,6 @@ static std::optional<ConvConfig> getConvConfig(const CPUTarget &target,
                           packed ? weight.getDimSize(4) : 0);
 }
 
-/// Resolves the pass's target options into `target`, or emits an error.
-static LogicalResult getTarget(MLIRContext *context, StringRef cpu,
-                               StringRef features, StringRef pass,
-                               CPUTarget &target) {
-  llvm::Expected<CPUTarget> described = CPUTarget::get(cpu, features);
-  if (!described)
-    return emitError(UnknownLoc::get(context))
-           << pass << ": " << llvm::toString(described.takeError());
-  target = std::move(*described);
-  return success();
-}
-
 /// A batch_matmul of an f32 [batch..., M, K] activation by a constant K x N
 /// matrix (the linear layers of a transformer, [1, 197, 768] x [768, 3072])
 /// becomes one matrix product over the flattened rows, between two
@@ -268,7 +257,12 @@ struct GraphPackWeightsPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    return getTarget(context, targetCpu, targetFeatures, getArgument(), target);
+    FailureOr<CPUTarget> described =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(described))
+      return failure();
+    target = std::move(*described);
+    return success();
   }
 
   void runOnOperation() override {
@@ -329,7 +323,12 @@ struct GraphPrintKernelConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    return getTarget(context, targetCpu, targetFeatures, getArgument(), target);
+    FailureOr<CPUTarget> described =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(described))
+      return failure();
+    target = std::move(*described);
+    return success();
   }
 
   void runOnOperation() override {

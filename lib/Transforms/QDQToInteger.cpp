@@ -29,7 +29,7 @@
 
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
-#include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Target/CPU/PassTarget.h"
 #include "graph/Transforms/Passes.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -308,11 +308,10 @@ struct GraphQDQToIntegerPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::Expected<CPUTarget> target =
-        CPUTarget::get(targetCpu, targetFeatures);
-    if (!target)
-      return emitError(UnknownLoc::get(context))
-             << getArgument() << ": " << llvm::toString(target.takeError());
+    FailureOr<CPUTarget> target =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(target))
+      return failure();
     weightBits = target->getIntegerDotWeightBits();
     return success();
   }

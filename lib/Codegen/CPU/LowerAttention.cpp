@@ -36,7 +36,7 @@
 #include "AttentionTiling.h"
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
-#include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Target/CPU/PassTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -685,11 +685,10 @@ struct GraphLowerAttentionPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::Expected<CPUTarget> result =
-        CPUTarget::get(targetCpu, targetFeatures);
-    if (!result)
-      return emitError(UnknownLoc::get(context))
-             << "graph-lower-attention: " << llvm::toString(result.takeError());
+    FailureOr<CPUTarget> result =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(result))
+      return failure();
     target = *result;
     return success();
   }

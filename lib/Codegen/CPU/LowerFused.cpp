@@ -29,7 +29,7 @@
 #include "graph/Dialect/Graph/IR/ConstantTensor.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/ReferenceKernels.h"
-#include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Target/CPU/PassTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -522,11 +522,10 @@ struct GraphLowerFusedPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::Expected<CPUTarget> target =
-        CPUTarget::get(targetCpu, targetFeatures);
-    if (!target)
-      return emitError(UnknownLoc::get(context))
-             << "graph-lower-fused: " << llvm::toString(target.takeError());
+    FailureOr<CPUTarget> target =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(target))
+      return failure();
     tileBytes = getTileBytes(*target);
     return success();
   }

@@ -31,7 +31,7 @@
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
-#include "graph/Target/CPU/CPUTarget.h"
+#include "graph/Target/CPU/PassTarget.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -469,12 +469,10 @@ struct GraphLowerIntegerMatmulPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::Expected<CPUTarget> result =
-        CPUTarget::get(targetCpu, targetFeatures);
-    if (!result)
-      return emitError(UnknownLoc::get(context))
-             << "graph-lower-integer-matmul: "
-             << llvm::toString(result.takeError());
+    FailureOr<CPUTarget> result =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(result))
+      return failure();
     target = *result;
     return success();
   }

@@ -39,8 +39,8 @@
 
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/PackedContraction.h"
-#include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Target/CPU/KernelConfig.h"
+#include "graph/Target/CPU/PassTarget.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -70,11 +70,10 @@ struct GraphVectorizePass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::Expected<CPUTarget> described =
-        CPUTarget::get(targetCpu, targetFeatures);
-    if (!described)
-      return emitError(UnknownLoc::get(context))
-             << "graph-vectorize: " << llvm::toString(described.takeError());
+    FailureOr<CPUTarget> described =
+        getPassTarget(context, getArgument(), targetCpu, targetFeatures);
+    if (failed(described))
+      return failure();
     target = std::move(*described);
     return success();
   }
