@@ -46,6 +46,7 @@ void mlir::graph::populateGraphToLinalgConversionPatterns(
   populateNNToLinalgPatterns(converter, patterns);
   populateRecurrentToLinalgPatterns(converter, patterns);
   populateGridSampleToLinalgPatterns(converter, patterns);
+  populateRoiAlignToLinalgPatterns(converter, patterns);
 }
 
 namespace {

@@ -65,6 +65,9 @@ void populateReductionToLinalgPatterns(const TypeConverter &converter,
 /// graph.grid_sample: one generic reading the image with tensor.extract.
 void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+/// graph.roi_align: one generic, each bin's samples in scf.for loops.
+void populateRoiAlignToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 /// graph.rnn, graph.gru, graph.lstm: one loop over the time steps.
 void populateRecurrentToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);

@@ -384,6 +384,7 @@ GRAPH_ONNX_IMPORTER(importBatchMatMul)
 GRAPH_ONNX_IMPORTER(importLRN)
 GRAPH_ONNX_IMPORTER(importMaxUnpool)
 GRAPH_ONNX_IMPORTER(importGridSample)
+GRAPH_ONNX_IMPORTER(importRoiAlign)
 // ImportRecurrent.cpp: RNN, GRU, LSTM.
 GRAPH_ONNX_IMPORTER(importRecurrent)
 // ImportQuant.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,

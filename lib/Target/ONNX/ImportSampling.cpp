@@ -1,4 +1,4 @@
-//===- ImportSampling.cpp - Resize, Upsample and GridSample ---------------===//
+//===- ImportSampling.cpp - Resize, Upsample, GridSample, RoiAlign --------===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,7 +6,8 @@
 //
 // The operators that read their input at other positions: Resize and
 // Upsample become graph.resize (the output size from scales or sizes, by
-// ONNX's rules for each opset), GridSample graph.grid_sample.
+// ONNX's rules for each opset), GridSample graph.grid_sample, RoiAlign
+// graph.roi_align.
 //
 //===----------------------------------------------------------------------===//
 
@@ -248,8 +249,74 @@ mlir::graph::onnx_import::importGridSample(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+/// RoiAlign: opset 10 (the output_half_pixel alignment, implied) and 16
+/// (coordinate_transformation_mode, half_pixel by default).
+LogicalResult
+mlir::graph::onnx_import::importRoiAlign(Importer &importer,
+                                         const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<std::string> alignment = attrs.getString(
+      "coordinate_transformation_mode",
+      importer.getOpset() >= 16 ? "half_pixel" : "output_half_pixel");
+  FailureOr<std::string> mode = attrs.getString("mode", "avg");
+  FailureOr<int64_t> outputHeight = attrs.getInt("output_height", 1);
+  FailureOr<int64_t> outputWidth = attrs.getInt("output_width", 1);
+  FailureOr<int64_t> samplingRatio = attrs.getInt("sampling_ratio", 0);
+  FailureOr<float> spatialScale = attrs.getFloat("spatial_scale", 1.0f);
+  FailureOr<Value> x = importer.getInput(node, 0);
+  FailureOr<Value> rois = importer.getInput(node, 1);
+  FailureOr<Value> batchIndices = importer.getInput(node, 2);
+  if (failed(alignment) || failed(mode) || failed(outputHeight) ||
+      failed(outputWidth) || failed(samplingRatio) || failed(spatialScale) ||
+      failed(x) || failed(rois) || failed(batchIndices) ||
+      failed(checkFloatType(importer, node, *x, 0)) ||
+      failed(checkFloatType(importer, node, *rois, 1)))
+    return failure();
+  if (*alignment != "half_pixel" && *alignment != "output_half_pixel")
+    return importer.nodeError(node, "coordinate_transformation_mode '" +
+                                        *alignment +
+                                        "' is not half_pixel or "
+                                        "output_half_pixel");
+  std::optional<RoiAlignMode> roiMode = symbolizeRoiAlignMode(*mode);
+  if (!roiMode)
+    return importer.nodeError(node, "mode '" + *mode + "' is not avg or max");
+  if (*outputHeight < 1 || *outputWidth < 1 || *samplingRatio < 0)
+    return importer.nodeError(
+        node, "output_height and output_width must be >= 1 and "
+              "sampling_ratio >= 0, but are " +
+                  Twine(*outputHeight) + ", " + Twine(*outputWidth) + " and " +
+                  Twine(*samplingRatio));
+  RankedTensorType xType = Importer::getType(*x);
+  RankedTensorType roisType = Importer::getType(*rois);
+  RankedTensorType indicesType = Importer::getType(*batchIndices);
+  if (xType.getRank() != 4)
+    return importer.nodeError(node, "X must be [N, C, H, W], but has rank " +
+                                        Twine(xType.getRank()));
+  if (roisType.getRank() != 2 || roisType.getDimSize(1) != 4)
+    return importer.nodeError(node, "rois must be [num_rois, 4]");
+  if (roisType.getElementType() != xType.getElementType())
+    return importer.nodeError(node, "rois must have X's element type");
+  if (indicesType.getRank() != 1 ||
+      indicesType.getDimSize(0) != roisType.getDimSize(0) ||
+      !indicesType.getElementType().isInteger(64))
+    return importer.nodeError(node,
+                              "batch_indices must be [num_rois] of int64");
+  OpBuilder &b = importer.getBuilder();
+  Value result = RoiAlignOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType({roisType.getDimSize(0), xType.getDimSize(1),
+                              *outputHeight, *outputWidth},
+                             xType.getElementType()),
+      *x, *rois, *batchIndices, RoiAlignModeAttr::get(b.getContext(), *roiMode),
+      b.getI64IntegerAttr(*outputHeight), b.getI64IntegerAttr(*outputWidth),
+      b.getI64IntegerAttr(*samplingRatio), b.getF32FloatAttr(*spatialScale),
+      *alignment == "half_pixel" ? b.getUnitAttr() : UnitAttr());
+  return importer.setOutput(node, 0, result);
+}
+
 void mlir::graph::onnx_import::registerSamplingOps(OpRegistry &registry) {
   registry.on("Upsample", 7, importUpsample);
   registry.on("Resize", 10, importResize);
   registry.on("GridSample", 16, importGridSample);
+  registry.on("RoiAlign", 10, importRoiAlign);
 }

@@ -24,6 +24,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::graph;
@@ -437,6 +439,37 @@ LogicalResult GridSampleOp::verify() {
   return checkResultDims(*this, {x[0], x[1], grid[1], grid[2]});
 }
 
+LogicalResult RoiAlignOp::verify() {
+  if (failed(checkDataAndResult(*this, getX(), "x", TypeClass::Float)) ||
+      failed(checkTensorOf(*this, getRois(), "operand 'rois'",
+                           TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getRois(),
+                                  "operand 'rois'")) ||
+      failed(checkTensorOf(*this, getBatchIndices(), "operand 'batch_indices'",
+                           TypeClass::Index)))
+    return failure();
+  ArrayRef<int64_t> x = getDims(getX()), rois = getDims(getRois());
+  ArrayRef<int64_t> batchIndices = getDims(getBatchIndices());
+  if (x.size() != 4)
+    return emitOpError() << "operand 'x' must be [N, C, H, W], but has shape "
+                         << formatDims(x);
+  if (rois.size() != 2 || rois[1] != 4)
+    return emitOpError() << "operand 'rois' must be [R, 4], but has shape "
+                         << formatDims(rois);
+  if (batchIndices.size() != 1 || batchIndices[0] != rois[0])
+    return emitOpError() << "operand 'batch_indices' must be [" << rois[0]
+                         << "], but has shape " << formatDims(batchIndices);
+  if (getOutputHeight() < 1 || getOutputWidth() < 1)
+    return emitOpError() << "output_height and output_width must be >= 1, "
+                            "but are "
+                         << getOutputHeight() << " and " << getOutputWidth();
+  if (getSamplingRatio() < 0)
+    return emitOpError() << "sampling_ratio must be >= 0, but is "
+                         << getSamplingRatio();
+  return checkResultDims(*this,
+                         {rois[0], x[1], getOutputHeight(), getOutputWidth()});
+}
+
 namespace {
 /// The scalar steps of graph.grid_sample in the compute type `C`, the
 /// lowering's (GridSampleToLinalg.cpp) one for one. Pixel coordinates stay
@@ -576,6 +609,137 @@ OpFoldResult GridSampleOp::fold(FoldAdaptor adaptor) {
               result.set<T>(i++, narrow<T>(value));
             }
         }
+      return true;
+    }
+  });
+  if (!ok)
+    return {};
+  return result.toAttr();
+}
+
+/// The steps of RoiAlignToLinalg.cpp (ONNX Runtime's roialign.cc), one for
+/// one, in the compute type `C`.
+template <typename T, typename C>
+static void foldRoiAlign(RoiAlignOp op, const TypedTensor &x,
+                         const TypedTensor &rois, const TypedTensor &batch,
+                         TypedTensor &result) {
+  ArrayRef<int64_t> in = x.getShape();
+  int64_t channels = in[1], height = in[2], width = in[3];
+  int64_t pooledHeight = op.getOutputHeight();
+  int64_t pooledWidth = op.getOutputWidth();
+  int64_t ratio = op.getSamplingRatio();
+  bool halfPixel = op.getHalfPixel();
+  bool average = op.getMode() == RoiAlignMode::avg;
+  C scale = C(op.getSpatialScale().convertToDouble());
+  auto maximum = [](C p, C q) {
+    return std::isnan(p) || std::isnan(q) ? std::numeric_limits<C>::quiet_NaN()
+                                          : std::max(p, q);
+  };
+  auto clamp = [](C v, C lo, C hi) { return std::fmin(std::fmax(v, lo), hi); };
+  int64_t i = 0;
+  for (int64_t r = 0, e = rois.getShape()[0]; r < e; ++r) {
+    int64_t n = std::clamp<int64_t>(batch.getInt(r), 0, in[0] - 1);
+    auto corner = [&](int64_t k) {
+      return widen(rois.get<T>(r * 4 + k)) * scale - C(halfPixel ? 0.5 : 0.0);
+    };
+    C startW = corner(0), startH = corner(1);
+    C roiWidth = corner(2) - startW, roiHeight = corner(3) - startH;
+    if (!halfPixel) {
+      roiWidth = maximum(roiWidth, C(1));
+      roiHeight = maximum(roiHeight, C(1));
+    }
+    C binHeight = roiHeight / C(pooledHeight);
+    C binWidth = roiWidth / C(pooledWidth);
+    auto samplesAlong = [&](C bin) {
+      return ratio > 0 ? ratio : int64_t(clamp(std::ceil(bin), C(0), C(65536)));
+    };
+    int64_t gridH = samplesAlong(binHeight), gridW = samplesAlong(binWidth);
+    for (int64_t c = 0; c < channels; ++c) {
+      int64_t plane = (n * channels + c) * height * width;
+      auto pixel = [&](C row, C column) {
+        return widen(x.get<T>(plane + int64_t(row) * width + int64_t(column)));
+      };
+      auto neighbours = [](C &v, int64_t size, C &low, C &high) {
+        C last = C(size - 1), floor = std::floor(v);
+        bool atEnd = floor >= last;
+        low = atEnd ? last : floor;
+        high = atEnd ? last : floor + C(1);
+        v = atEnd ? last : v;
+      };
+      for (int64_t ph = 0; ph < pooledHeight; ++ph)
+        for (int64_t pw = 0; pw < pooledWidth; ++pw) {
+          C binY = startH + C(ph) * binHeight;
+          C binX = startW + C(pw) * binWidth;
+          C pooled = average ? C(0) : -std::numeric_limits<C>::infinity();
+          for (int64_t iy = 0; iy < gridH; ++iy)
+            for (int64_t ix = 0; ix < gridW; ++ix) {
+              C y = binY + (C(iy) + C(0.5)) * binHeight / C(gridH);
+              C xx = binX + (C(ix) + C(0.5)) * binWidth / C(gridW);
+              bool off =
+                  y < C(-1) || y > C(height) || xx < C(-1) || xx > C(width);
+              y = clamp(y, C(0), C(height));
+              xx = clamp(xx, C(0), C(width));
+              C yLow, yHigh, xLow, xHigh;
+              neighbours(y, height, yLow, yHigh);
+              neighbours(xx, width, xLow, xHigh);
+              C ly = y - yLow, lx = xx - xLow;
+              C hy = C(1) - ly, hx = C(1) - lx;
+              C p1 = hy * hx * pixel(yLow, xLow);
+              C p2 = hy * lx * pixel(yLow, xHigh);
+              C p3 = ly * hx * pixel(yHigh, xLow);
+              C p4 = ly * lx * pixel(yHigh, xHigh);
+              C value = average ? p1 + p2 + p3 + p4
+                                : maximum(maximum(maximum(p1, p2), p3), p4);
+              value = off ? C(0) : value;
+              pooled = average ? pooled + value : maximum(pooled, value);
+            }
+          if (average)
+            pooled = pooled / C(std::max<int64_t>(gridH * gridW, 1));
+          else if (gridH * gridW == 0)
+            pooled = C(0);
+          result.set<T>(i++, narrow<T>(pooled));
+        }
+    }
+  }
+}
+
+OpFoldResult RoiAlignOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getTypedResult(*this);
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  std::optional<TypedTensor> rois = readTypedTensor(adaptor.getRois());
+  std::optional<TypedTensor> batch = readTypedTensor(adaptor.getBatchIndices());
+  if (!type || !x || !rois || !batch || failed(verify()))
+    return {};
+  // The samples per bin follow from the regions: bound the whole work.
+  int64_t samples = 0;
+  for (int64_t r = 0, e = rois->getShape()[0]; r < e; ++r) {
+    if (getSamplingRatio() > 0) {
+      samples += getSamplingRatio() * getSamplingRatio();
+      continue;
+    }
+    auto side = [&](int64_t k, int64_t bins) {
+      double extent =
+          (rois->getDouble(r * 4 + k + 2) - rois->getDouble(r * 4 + k)) *
+          getSpatialScale().convertToDouble() / double(bins);
+      return std::isfinite(extent)
+                 ? std::clamp(std::ceil(std::fabs(extent)) + 1.0, 1.0, 65537.0)
+                 : 65537.0;
+    };
+    samples += int64_t(side(1, getOutputHeight()) * side(0, getOutputWidth()));
+  }
+  int64_t perRegion =
+      type.getNumElements() / std::max<int64_t>(rois->getShape()[0], 1);
+  if (!withinFoldLimits({type.getNumElements()},
+                        samples * perRegion * 16 + type.getNumElements()))
+    return {};
+  TypedTensor result = TypedTensor::zeros(type);
+  bool ok = dispatchKind(x->getKind(), [&](auto t) {
+    using T = decltype(t);
+    using C = ComputeType<T>;
+    if constexpr (!std::is_floating_point_v<C>) {
+      return false;
+    } else {
+      foldRoiAlign<T, C>(*this, *x, *rois, *batch, result);
       return true;
     }
   });

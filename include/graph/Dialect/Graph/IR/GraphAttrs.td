@@ -70,4 +70,17 @@ def Graph_SamplePadding : I32EnumAttr<"SamplePadding",
 def Graph_SamplePaddingAttr : EnumAttr<Graph_Dialect, Graph_SamplePadding,
                                        "sample_padding">;
 
+def Graph_RoiAlignMode : I32EnumAttr<"RoiAlignMode",
+    "how graph.roi_align pools the samples of a bin", [
+      I32EnumAttrCase<"avg", 0>,
+      I32EnumAttrCase<"max", 1>
+    ]> {
+  let cppNamespace = "::mlir::graph";
+  let genSpecializedAttr = 0;
+}
+
+// Printed `#graph<roi_align_mode max>`.
+def Graph_RoiAlignModeAttr : EnumAttr<Graph_Dialect, Graph_RoiAlignMode,
+                                      "roi_align_mode">;
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHATTRS_TD

@@ -155,4 +155,36 @@ def Graph_GridSampleOp : Graph_ComputeOp<"grid_sample"> {
       "$x `,` $grid attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_RoiAlignOp : Graph_ComputeOp<"roi_align"> {
+  let summary = "pools regions of an image by bilinear samples, as ONNX RoiAlign";
+  let description = [{
+    `x` is [N, C, H, W], `rois` [R, 4] regions (x1, y1, x2, y2) in the
+    coordinates of the image before `spatial_scale`, `batch_indices` [R]
+    the image of each region; the result is [R, C, output_height,
+    output_width]. A region scaled by `spatial_scale` (and shifted by -0.5
+    with `half_pixel`; without it its sides are at least 1) is divided
+    into output_height x output_width bins, and each bin sampled on a grid
+    of `sampling_ratio` x `sampling_ratio` points (0: ceil(side of the bin)
+    points along each side, from the region's values, at most 65536) at
+    the centres of the grid's cells. A sample is the bilinear
+    interpolation of the four pixels around it, clamped onto the image
+    when within one pixel of it, and 0 farther out. `mode` avg gives the
+    mean of the samples (over at least one), max the largest of the four
+    weighted pixels of any sample (ONNX Runtime's definition), 0 for a bin
+    without samples. A batch index outside [0, N) reads the nearest image.
+    Float element types; `batch_indices` i32 or i64.
+  }];
+  let arguments = (ins AnyTensor:$x, AnyTensor:$rois, AnyTensor:$batch_indices,
+                   DefaultValuedAttr<Graph_RoiAlignModeAttr,
+                                     "RoiAlignMode::avg">:$mode,
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$output_height,
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$output_width,
+                   DefaultValuedAttr<Graph_I64Attr, "0">:$sampling_ratio,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$spatial_scale,
+                   UnitAttr:$half_pixel);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x `,` $rois `,` $batch_indices attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
