@@ -30,9 +30,10 @@ using namespace mlir::graph;
 
 namespace {
 
-/// The most samples along a side of a bin when sampling_ratio is 0: a bound
-/// on the loops that a huge or infinite region would make endless.
-constexpr double kMaxSamplesPerSide = 65536.0;
+/// The most samples along a side of a bin when sampling_ratio is 0, which
+/// bounds the work a huge region makes; an infinite one (all its samples off
+/// the image, so 0 whatever their count) takes none.
+constexpr double kMaxSamplesPerSide = 1024.0;
 
 /// The scalar ops of one output element, in the compute type `type`.
 class RoiAlignBuilder {
@@ -159,6 +160,10 @@ struct RoiAlignToLinalg : OpConversionPattern<RoiAlignOp> {
         if (samplingRatio > 0)
           return indexConstant(samplingRatio);
         Value ceil = math::CeilOp::create(b, loc, bin);
+        Value infinite =
+            s.cmp(arith::CmpFPredicate::OEQ, ceil,
+                  s.constant(std::numeric_limits<double>::infinity()));
+        ceil = s.select(infinite, s.constant(0.0), ceil);
         return s.toIndex(s.clamp(ceil, 0.0, kMaxSamplesPerSide));
       };
       Value gridH = samplesAlong(binHeight), gridW = samplesAlong(binWidth);

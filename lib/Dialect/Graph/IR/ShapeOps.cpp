@@ -651,7 +651,10 @@ static void foldRoiAlign(RoiAlignOp op, const TypedTensor &x,
     C binHeight = roiHeight / C(pooledHeight);
     C binWidth = roiWidth / C(pooledWidth);
     auto samplesAlong = [&](C bin) {
-      return ratio > 0 ? ratio : int64_t(clamp(std::ceil(bin), C(0), C(65536)));
+      C ceil = std::ceil(bin);
+      if (std::isinf(ceil) && ceil > C(0))
+        ceil = C(0);
+      return ratio > 0 ? ratio : int64_t(clamp(ceil, C(0), C(1024)));
     };
     int64_t gridH = samplesAlong(binHeight), gridW = samplesAlong(binWidth);
     for (int64_t c = 0; c < channels; ++c) {
@@ -722,8 +725,8 @@ OpFoldResult RoiAlignOp::fold(FoldAdaptor adaptor) {
           (rois->getDouble(r * 4 + k + 2) - rois->getDouble(r * 4 + k)) *
           getSpatialScale().convertToDouble() / double(bins);
       return std::isfinite(extent)
-                 ? std::clamp(std::ceil(std::fabs(extent)) + 1.0, 1.0, 65537.0)
-                 : 65537.0;
+                 ? std::clamp(std::ceil(std::fabs(extent)) + 1.0, 1.0, 1025.0)
+                 : 1.0;
     };
     samples += int64_t(side(1, getOutputHeight()) * side(0, getOutputWidth()));
   }

@@ -165,8 +165,8 @@ def Graph_RoiAlignOp : Graph_ComputeOp<"roi_align"> {
     with `half_pixel`; without it its sides are at least 1) is divided
     into output_height x output_width bins, and each bin sampled on a grid
     of `sampling_ratio` x `sampling_ratio` points (0: ceil(side of the bin)
-    points along each side, from the region's values, at most 65536) at
-    the centres of the grid's cells. A sample is the bilinear
+    points along each side, from the region's values, at most 1024, none
+    for an infinite side) at the centres of the grid's cells. A sample is the bilinear
     interpolation of the four pixels around it, clamped onto the image
     when within one pixel of it, and 0 farther out. `mode` avg gives the
     mean of the samples (over at least one), max the largest of the four
