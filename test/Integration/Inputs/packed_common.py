@@ -34,6 +34,12 @@ def host_levels():
     return [cpu for cpu, needs in LEVELS if needs <= flags]
 
 
+def sampled_levels(levels, index, sample):
+    """The levels case number `index` runs at: the host's (the last) always,
+    the lower ones for one case in `sample` (--param sample=N, test/lit.cfg.py)."""
+    return levels if index % sample == 0 else levels[-1:]
+
+
 def hex_dense(array):
     return '"0x%s"' % np.ascontiguousarray(array, "<f4").tobytes().hex().upper()
 

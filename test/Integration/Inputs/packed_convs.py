@@ -3,7 +3,8 @@ micro-kernel's panels at -O3 (graph-pack-weights: NHWC, one group), against
 NumPy.
 
 usage:
-  packed_convs.py --graph-run PATH --graph-opt PATH --work DIR [--levels all|host]
+  packed_convs.py --graph-run PATH --graph-opt PATH --work DIR [--sample N]
+                  [--cases NAME,...]
 
 For each case below, writes an NCHW model (conv2d with constant weights and
 bias, then its epilogue) whose weights come from np.random.RandomState(0),
@@ -25,7 +26,8 @@ import sys
 
 import numpy as np
 
-from packed_common import Checks, hex_dense, host_levels, run, ttype
+from packed_common import (Checks, hex_dense, host_levels, run,
+                           sampled_levels, ttype)
 
 # (name, N, C, H, W, F, KH, KW, stride, pad [t, l, b, r], dilation, groups,
 #  epilogue): epilogue is "relu", "bn_relu" (batch_norm then relu, which -O3
@@ -137,6 +139,9 @@ def main():
     parser.add_argument("--graph-run", required=True)
     parser.add_argument("--graph-opt", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--sample", type=int, default=1,
+                        help="run the levels below the host's for one case "
+                             "in N (default: every case)")
     parser.add_argument("--cases", default="",
                         help="comma-separated case names (default: all)")
     args = parser.parse_args()
@@ -144,7 +149,7 @@ def main():
     rng = np.random.RandomState(0)
     checks = Checks()
     selected = set(filter(None, args.cases.split(",")))
-    for case in CASES:
+    for index, case in enumerate(CASES):
         inputs, expected = write_case(args.work, case, rng)
         name, groups = case[0], case[11]
         if selected and name not in selected:
@@ -152,7 +157,7 @@ def main():
         model = os.path.join(args.work, name + ".mlir")
         o0 = run([args.graph_opt, "--graph-optimize=opt-level=0", model])
         checks.report("packed_weight" not in o0, "%s: -O0 packs nothing" % name)
-        for cpu in levels:
+        for cpu in sampled_levels(levels, index, args.sample):
             optimized = run([args.graph_opt,
                              "--graph-optimize=target-cpu=%s" % cpu, model])
             packed = "packed_weight" in optimized

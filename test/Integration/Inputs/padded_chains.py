@@ -3,7 +3,7 @@ that produces the padded input (graph-pad-in-producer, on graph-optimize's
 NHWC groups at -O3), against NumPy.
 
 usage:
-  padded_chains.py --graph-run PATH --graph-opt PATH --work DIR
+  padded_chains.py --graph-run PATH --graph-opt PATH --work DIR [--sample N]
 
 Each case is an NCHW model of two or three convolutions with constant
 weights (np.random.RandomState(0)), the first fused with its epilogue and
@@ -24,7 +24,8 @@ import sys
 
 import numpy as np
 
-from packed_common import Checks, hex_dense, host_levels, run, ttype
+from packed_common import (Checks, hex_dense, host_levels, run,
+                           sampled_levels, ttype)
 from packed_convs import conv2d
 
 # A layer: (filters, kernel, stride, pad [t, l, b, r], groups ("dw": one per
@@ -144,11 +145,14 @@ def main():
     parser.add_argument("--graph-run", required=True)
     parser.add_argument("--graph-opt", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--sample", type=int, default=1,
+                        help="run the levels below the host's for one case "
+                             "in N (default: every case)")
     args = parser.parse_args()
     levels = host_levels()
     rng = np.random.RandomState(0)
     checks = Checks()
-    for case in CASES:
+    for index, case in enumerate(CASES):
         name, moved = case[0], case[4]
         inputs, expected = write_case(args.work, case, rng)
         model = os.path.join(args.work, name + ".mlir")
@@ -160,7 +164,7 @@ def main():
         count = o3.count("graph.pad ")
         checks.report(count == moved, "%s: %d padded producer(s), %d expected"
                       % (name, count, moved))
-        for cpu in levels:
+        for cpu in sampled_levels(levels, index, args.sample):
             for level in ("-O0", "-O3") if cpu == levels[-1] else ("-O3",):
                 checks.against_reference(args.graph_run, args.work, name, model,
                                          inputs, expected, cpu, level)
