@@ -68,6 +68,13 @@ if sanitizers:
     config.available_features.add("sanitizers")
 config.substitutions.append(("%sanitizer_flags", config.graph_sanitizer_flags))
 
+# lit runs the longest tests first from the times of the last run in the
+# build directory, and without one (a fresh clone, as CI has) from
+# test/.lit_test_times.txt, the default build's times checked in: with two
+# workers the long end-to-end tests then overlap the short ones instead of
+# running last, alone. Refresh it from a run of the whole default suite:
+# cp build/test/.lit_test_times.txt test/.
+
 # The suites that run one code path over many cases (ONNX's backend tests,
 # the operator tests at each x86 level, the random-graph campaign) run every
 # N-th case with `--param sample=N`, and the longest end-to-end tests are
