@@ -13,6 +13,7 @@
 #ifndef LIB_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALGPATTERNS_H
 #define LIB_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALGPATTERNS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -107,6 +108,31 @@ Value storeScalar(OpBuilder &b, Location loc, Value value, Type graphType);
 Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// An integer or index constant.
 Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+
+/// Scalar float arithmetic in the compute type `type` at `loc`: the
+/// vocabulary of the bodies that compute positions and interpolate
+/// (grid_sample, roi_align).
+class FloatScalarBuilder {
+public:
+  FloatScalarBuilder(OpBuilder &b, Location loc, Type type)
+      : b(b), loc(loc), type(type) {}
+
+  Value constant(double value);
+  Value add(Value p, Value q);
+  Value sub(Value p, Value q);
+  Value mul(Value p, Value q);
+  Value div(Value p, Value q);
+  Value cmp(arith::CmpFPredicate predicate, Value p, Value q);
+  Value select(Value c, Value p, Value q);
+  Value floor(Value v);
+  /// Clamped to [lo, hi], a NaN to lo (fmax, fmin).
+  Value clamp(Value v, Value lo, Value hi);
+
+protected:
+  OpBuilder &b;
+  Location loc;
+  Type type;
+};
 
 struct Activation;
 /// A recurrent op's gate function `activation` on the scalar `x` of float

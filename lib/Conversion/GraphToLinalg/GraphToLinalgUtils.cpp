@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -173,4 +174,34 @@ Value mlir::graph::createPad(OpBuilder &b, Location loc, Value value,
   Value scalar = createF32Constant(b, loc, padValue);
   return tensor::PadOp::create(b, loc, resultType, value, lowSizes, highSizes,
                                scalar);
+}
+
+Value FloatScalarBuilder::constant(double value) {
+  return createScalarConstant(b, loc, type, value);
+}
+Value FloatScalarBuilder::add(Value p, Value q) {
+  return arith::AddFOp::create(b, loc, p, q);
+}
+Value FloatScalarBuilder::sub(Value p, Value q) {
+  return arith::SubFOp::create(b, loc, p, q);
+}
+Value FloatScalarBuilder::mul(Value p, Value q) {
+  return arith::MulFOp::create(b, loc, p, q);
+}
+Value FloatScalarBuilder::div(Value p, Value q) {
+  return arith::DivFOp::create(b, loc, p, q);
+}
+Value FloatScalarBuilder::cmp(arith::CmpFPredicate predicate, Value p,
+                              Value q) {
+  return arith::CmpFOp::create(b, loc, predicate, p, q);
+}
+Value FloatScalarBuilder::select(Value c, Value p, Value q) {
+  return arith::SelectOp::create(b, loc, c, p, q);
+}
+Value FloatScalarBuilder::floor(Value v) {
+  return math::FloorOp::create(b, loc, v);
+}
+Value FloatScalarBuilder::clamp(Value v, Value lo, Value hi) {
+  return arith::MinNumFOp::create(b, loc,
+                                  arith::MaxNumFOp::create(b, loc, v, lo), hi);
 }

@@ -26,32 +26,12 @@ using namespace mlir::graph;
 namespace {
 
 /// The scalar ops of one output element.
-class SamplerBuilder {
+class SamplerBuilder : public FloatScalarBuilder {
 public:
   SamplerBuilder(OpBuilder &b, Location loc, Type type, int64_t height,
                  int64_t width, bool alignCorners, SamplePadding padding)
-      : b(b), loc(loc), type(type), height(height), width(width),
+      : FloatScalarBuilder(b, loc, type), height(height), width(width),
         alignCorners(alignCorners), padding(padding) {}
-
-  Value constant(double value) {
-    return createScalarConstant(b, loc, type, value);
-  }
-  Value add(Value p, Value q) { return arith::AddFOp::create(b, loc, p, q); }
-  Value sub(Value p, Value q) { return arith::SubFOp::create(b, loc, p, q); }
-  Value mul(Value p, Value q) { return arith::MulFOp::create(b, loc, p, q); }
-  Value div(Value p, Value q) { return arith::DivFOp::create(b, loc, p, q); }
-  Value cmp(arith::CmpFPredicate predicate, Value p, Value q) {
-    return arith::CmpFOp::create(b, loc, predicate, p, q);
-  }
-  Value select(Value c, Value p, Value q) {
-    return arith::SelectOp::create(b, loc, c, p, q);
-  }
-  Value floor(Value v) { return math::FloorOp::create(b, loc, v); }
-  /// Clamped to [lo, hi], a NaN to lo (fmax, fmin).
-  Value clamp(Value v, Value lo, Value hi) {
-    return arith::MinNumFOp::create(
-        b, loc, arith::MaxNumFOp::create(b, loc, v, lo), hi);
-  }
 
   Value low() { return constant(alignCorners ? 0.0 : -0.5); }
   Value high(int64_t size) {
@@ -150,9 +130,6 @@ public:
   }
 
 private:
-  OpBuilder &b;
-  Location loc;
-  Type type;
   int64_t height, width;
   bool alignCorners;
   SamplePadding padding;

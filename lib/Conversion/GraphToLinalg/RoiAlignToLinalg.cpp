@@ -36,24 +36,10 @@ namespace {
 constexpr double kMaxSamplesPerSide = 1024.0;
 
 /// The scalar ops of one output element, in the compute type `type`.
-class RoiAlignBuilder {
+class RoiAlignBuilder : public FloatScalarBuilder {
 public:
-  RoiAlignBuilder(OpBuilder &b, Location loc, Type type)
-      : b(b), loc(loc), type(type) {}
+  using FloatScalarBuilder::FloatScalarBuilder;
 
-  Value constant(double value) {
-    return createScalarConstant(b, loc, type, value);
-  }
-  Value add(Value p, Value q) { return arith::AddFOp::create(b, loc, p, q); }
-  Value sub(Value p, Value q) { return arith::SubFOp::create(b, loc, p, q); }
-  Value mul(Value p, Value q) { return arith::MulFOp::create(b, loc, p, q); }
-  Value div(Value p, Value q) { return arith::DivFOp::create(b, loc, p, q); }
-  Value cmp(arith::CmpFPredicate predicate, Value p, Value q) {
-    return arith::CmpFOp::create(b, loc, predicate, p, q);
-  }
-  Value select(Value c, Value p, Value q) {
-    return arith::SelectOp::create(b, loc, c, p, q);
-  }
   Value orI(Value p, Value q) { return arith::OrIOp::create(b, loc, p, q); }
   /// max as std::max(p, q) where neither is NaN, NaN if either is.
   Value max(Value p, Value q) {
@@ -61,9 +47,7 @@ public:
   }
   /// Clamped to [lo, hi], a NaN to lo.
   Value clamp(Value v, double lo, double hi) {
-    return arith::MinNumFOp::create(
-        b, loc, arith::MaxNumFOp::create(b, loc, v, constant(lo)),
-        constant(hi));
+    return FloatScalarBuilder::clamp(v, constant(lo), constant(hi));
   }
   /// A non-negative float that is integral (or clamped) as an index.
   Value toIndex(Value v) {
@@ -82,18 +66,13 @@ public:
   /// when it is at or past it.
   void neighbours(Value &v, int64_t size, Value &low, Value &high) {
     Value last = constant(double(size - 1));
-    Value floor = math::FloorOp::create(b, loc, v);
+    Value floor = FloatScalarBuilder::floor(v);
     Value atEnd = cmp(arith::CmpFPredicate::OGE, floor, last);
     Value lowF = select(atEnd, last, floor);
     v = select(atEnd, last, v);
     low = lowF;
     high = select(atEnd, last, add(lowF, constant(1.0)));
   }
-
-private:
-  OpBuilder &b;
-  Location loc;
-  Type type;
 };
 
 struct RoiAlignToLinalg : OpConversionPattern<RoiAlignOp> {
