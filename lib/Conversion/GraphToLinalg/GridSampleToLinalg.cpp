@@ -6,7 +6,7 @@
 //
 // One linalg.generic over the output whose body reads its position from the
 // grid and the pixels it needs from the image with tensor.extract: the
-// steps of GridSampleOp::fold (ShapeOps.cpp, GridSampler), one for one.
+// steps of GridSampleOp::fold (SamplingOps.cpp, GridSampler), one for one.
 // Pixel coordinates stay floats until they index, clamped to the image
 // first, so that no position (NaN, huge) reads outside it.
 //
