@@ -83,26 +83,29 @@ config.substitutions.append(("%sanitizer_flags", config.graph_sanitizer_flags))
 # default (CI's time limit); the default build runs everything, and so does
 # scripts/test-sanitizers.sh --full (sample=1).
 sample = lit_config.params.get("sample", "8" if sanitizers else "1")
-# The suites that repeat the host's checks at the other x86 levels (the
-# operator tests at each level, packed-convs, padded-chains) take their
-# own `--param level_sample=N` (default: `sample`): every model still runs
-# at the host's level, and at each other level one in N, each level from
-# another offset. scripts/test.sh sets 2 for CI's time limit; --full, 1.
-level_sample = lit_config.params.get("level_sample", sample)
-for name, value in (("sample", sample), ("level_sample", level_sample)):
+# The checks that repeat, on another configuration, a path every case
+# already takes (the operator tests at each x86 level, the lower levels of
+# packed-convs and padded-chains, ONNX's backend tests at -O0 beside -O3)
+# take their own `--param repeat_sample=N` (default: `sample`): every case
+# still runs at the host's level and at -O3, and at each repeat one case in
+# N, each x86 level from another offset. scripts/test.sh sets 2 for CI's
+# time limit; --full, 1.
+repeat_sample = lit_config.params.get("repeat_sample", sample)
+for name, value in (("sample", sample), ("repeat_sample", repeat_sample)):
     if not value.isdigit() or int(value) < 1:
         lit_config.fatal("--param %s=N needs a positive integer, not '%s'"
                          % (name, value))
-config.substitutions.append(("%level_sample", level_sample))
+config.substitutions.append(("%repeat_sample", repeat_sample))
 config.substitutions.append(("%sample", sample))
 if int(sample) > 1:
     config.available_features.add("sampled")
     lit_config.note("a sampled run: one case in %s of the long suites, and "
                     "the longest end-to-end tests left out (--param sample=1 "
                     "runs everything)" % sample)
-if int(level_sample) > 1:
-    lit_config.note("the other x86 levels run one case in %s "
-                    "(--param level_sample=1 runs every case)" % level_sample)
+if int(repeat_sample) > 1:
+    lit_config.note("the lower x86 levels and -O0 of ONNX's backend tests run "
+                    "one case in %s (--param repeat_sample=1 runs every case)"
+                    % repeat_sample)
 if config.graph_fuzzers == "1":
     config.available_features.add("fuzzers")
 

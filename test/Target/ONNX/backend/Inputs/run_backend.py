@@ -18,7 +18,11 @@ A test is classified as
   hang     graph-run ran longer than --timeout seconds.
 
   run_backend.py --graph-run BIN --data DIR [--shard K/N] [--sample S]
-                 [--expected FILE] [--report] [--jobs J] [--filter REGEX]
+                 [--o0-sample M] [--expected FILE] [--report] [--jobs J]
+                 [--filter REGEX]
+
+With --o0-sample M, every test still runs at -O3 and one in M (of the shard,
+from its first) also at -O0; "pass" then means the levels that ran.
 
 Exit status 1 on any wrong, crash or hang, and on a test listed in
 --expected that does not pass. Tests that pass but are not listed are printed
@@ -129,7 +133,7 @@ def compare(expected, actual):
     return None
 
 
-def run_test(name, directory, graph_run, timeout):
+def run_test(name, directory, graph_run, timeout, levels=("0", "3")):
     model = os.path.join(directory, "model.onnx")
     sets = sorted(glob.glob(os.path.join(directory, "test_data_set_*")))
     work = tempfile.mkdtemp(prefix="onnx-backend-")
@@ -159,7 +163,7 @@ def run_test(name, directory, graph_run, timeout):
                 # Sequences and optionals: graph-run must refuse the model.
                 inputs = []
             results = []
-            for level in ("0", "3"):
+            for level in levels:
                 kind, msg, outs = run_level(graph_run, model, inputs, work, level,
                                             timeout, len(out_pbs), extra)
                 if kind == "ran":
@@ -198,6 +202,8 @@ def main():
     ap.add_argument("--shard", default="0/1", help="K/N: every N-th test from K")
     ap.add_argument("--sample", type=int, default=1,
                     help="S: every S-th test of the shard, from its first")
+    ap.add_argument("--o0-sample", type=int, default=1,
+                    help="M: -O0 for every M-th test only (-O3 for all)")
     ap.add_argument("--expected", help="file listing the tests that must pass")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--jobs", type=int, default=1)
@@ -209,6 +215,9 @@ def main():
     k, n = (int(x) for x in args.shard.split("/"))
     tests = [t for i, t in enumerate(list_tests(args.data)) if i % n == k]
     tests = tests[::max(args.sample, 1)]
+    o0_every = max(args.o0_sample, 1)
+    tests = [(name, directory, ("0", "3") if i % o0_every == 0 else ("3",))
+             for i, (name, directory) in enumerate(tests)]
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t[0])]
     expected = set()
@@ -218,7 +227,8 @@ def main():
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(
-            lambda t: (t[0],) + run_test(t[0], t[1], args.graph_run, args.timeout),
+            lambda t: (t[0],) + run_test(t[0], t[1], args.graph_run, args.timeout,
+                                         t[2]),
             tests))
 
     counts = collections.Counter(r[1] for r in results)
