@@ -5,9 +5,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Verifiers and fold hooks of GraphShapeOps.td (the gathers and scatters:
-// IndexingOps.cpp; grid_sample and roi_align: SamplingOps.cpp). The data movement folds compute, for every output
-// element, the position of the input element it copies, and gather those
-// bytes: exact for every element type.
+// IndexingOps.cpp; grid_sample and roi_align: SamplingOps.cpp). The data
+// movement folds compute, for every output element, the position of the input
+// element it copies, and gather those bytes: exact for every element type.
 //
 //===----------------------------------------------------------------------===//
 
