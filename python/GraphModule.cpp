@@ -281,10 +281,17 @@ public:
     std::vector<void *> outputPointers;
     for (const std::optional<py::array> &array : inputArrays)
       inputPointers.push_back(array->data());
+    // Each output's shape after the run: an output of run-time size
+    // (NonZero's indices) gets a buffer of its bound and a smaller shape.
+    std::vector<std::vector<int64_t>> runShapes;
+    std::vector<int64_t *> runShapePointers;
     for (const TensorInfo &info : outputInfos) {
       outputArrays.emplace_back(getDType(info.elementType), info.shape);
       outputPointers.push_back(outputArrays.back().mutable_data());
+      runShapes.emplace_back(info.shape.size());
     }
+    for (std::vector<int64_t> &shape : runShapes)
+      runShapePointers.push_back(shape.data());
     bool ok;
     {
       py::gil_scoped_release release;
@@ -292,13 +299,26 @@ public:
       // setting): sessions with different counts may run side by side.
       if (threads > 0)
         mlir::graph::runtime::setNumThreads(threads);
-      ok = graphModelRun(runnable, inputPointers.data(), outputPointers.data());
+      ok = graphModelRunShaped(runnable, inputPointers.data(),
+                               outputPointers.data(), runShapePointers.data());
     }
     if (!ok)
       raise(graphGetLastError());
     py::list results;
-    for (size_t index : wanted)
-      results.append(outputArrays[index]);
+    for (size_t index : wanted) {
+      py::array array = outputArrays[index];
+      if (runShapes[index] != outputInfos[index].shape) {
+        // The elements of the true shape are at the front of the buffer.
+        int64_t count = 1;
+        for (int64_t dim : runShapes[index])
+          count *= dim;
+        py::array flat = array.attr("reshape")(-1);
+        array = py::array(flat[py::slice(0, count, 1)])
+                    .attr("reshape")(py::cast(runShapes[index]))
+                    .attr("copy")();
+      }
+      results.append(array);
+    }
     return results;
   }
 

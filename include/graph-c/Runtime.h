@@ -187,6 +187,23 @@ GRAPH_CAPI_EXPORTED bool graphModelRun(GraphModel model,
                                        const void *const *inputs,
                                        void *const *outputs);
 
+/// graphModelRun that also gives each output's shape after the run:
+/// `outputShapes[i]` (may be null, as may the array) receives output i's
+/// rank dimensions. An output of run-time size (the indices of NonZero:
+/// graphModelOutputHasRunTimeShape) has a buffer of its bound's size, the
+/// shape graphModelGetOutput gives; the run writes its elements at the front
+/// of the buffer, in the C order of the shape it returns here.
+GRAPH_CAPI_EXPORTED bool graphModelRunShaped(GraphModel model,
+                                             const void *const *inputs,
+                                             void *const *outputs,
+                                             int64_t *const *outputShapes);
+
+/// Whether output `index` has a size that each run decides (its shape from
+/// graphModelGetOutput is a bound). False for a model with symbolic input
+/// dimensions: ask its specialization.
+GRAPH_CAPI_EXPORTED bool graphModelOutputHasRunTimeShape(GraphModel model,
+                                                         intptr_t index);
+
 /// The time it took to get the model ready (compile, or load from the
 /// cache or a library), in milliseconds.
 GRAPH_CAPI_EXPORTED double graphModelGetLoadMillis(GraphModel model);

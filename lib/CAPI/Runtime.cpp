@@ -108,6 +108,14 @@ intptr_t graphModelGetNumOutputs(GraphModel model) {
   return model.ptr ? getDeclared(*unwrap(model)).outputs.size() : 0;
 }
 
+/// The model's own outputs: the extents of those of run-time size follow
+/// them, and the C API keeps those to itself.
+static llvm::ArrayRef<TensorSpec>
+getModelOutputs(const ModelSignature &signature) {
+  return llvm::ArrayRef<TensorSpec>(signature.outputs)
+      .take_while([](const TensorSpec &spec) { return !spec.isExtent; });
+}
+
 static bool describe(llvm::ArrayRef<TensorSpec> specs, intptr_t index,
                      GraphTensorInfo *info, const char *kind) {
   if (index < 0 || index >= intptr_t(specs.size()) || !info)
@@ -152,8 +160,8 @@ bool graphModelGetOutput(GraphModel model, intptr_t index,
   if (!model.ptr)
     return fail("graphModelGetOutput: null model");
   if (const auto &loaded = unwrap(model)->loaded)
-    return describe(loaded->executable->getSignature().outputs, index, info,
-                    "output");
+    return describe(getModelOutputs(loaded->executable->getSignature()), index,
+                    info, "output");
   return describe(getDeclared(*unwrap(model)).outputs, index, info, "output");
 }
 
@@ -239,6 +247,20 @@ const char *graphElementTypeGetName(GraphElementType type) {
 
 bool graphModelRun(GraphModel model, const void *const *inputs,
                    void *const *outputs) {
+  return graphModelRunShaped(model, inputs, outputs, nullptr);
+}
+
+bool graphModelOutputHasRunTimeShape(GraphModel model, intptr_t index) {
+  if (!model.ptr || !unwrap(model)->loaded)
+    return false;
+  llvm::ArrayRef<TensorSpec> outputs =
+      getModelOutputs(unwrap(model)->loaded->executable->getSignature());
+  return index >= 0 && index < intptr_t(outputs.size()) &&
+         outputs[index].hasRunTimeShape();
+}
+
+bool graphModelRunShaped(GraphModel model, const void *const *inputs,
+                         void *const *outputs, int64_t *const *outputShapes) {
   if (!model.ptr)
     return fail("graphModelRun: null model");
   if (!unwrap(model)->loaded)
@@ -254,11 +276,23 @@ bool graphModelRun(GraphModel model, const void *const *inputs,
     if (!inputs[i])
       return fail("graphModelRun: input '" + signature.inputs[i].name +
                   "' is null");
-  for (size_t i = 0; i < signature.outputs.size(); ++i)
+  size_t numOutputs = getModelOutputs(signature).size();
+  for (size_t i = 0; i < numOutputs; ++i)
     if (!outputs[i])
       return fail("graphModelRun: output '" + signature.outputs[i].name +
                   "' is null");
-  executable.run(inputs, outputs);
+  // The caller's outputs, then the extents of those of run-time size.
+  llvm::SmallVector<int64_t, 4> extents(signature.outputs.size() - numOutputs);
+  llvm::SmallVector<void *, 16> buffers(outputs, outputs + numOutputs);
+  for (int64_t &extent : extents)
+    buffers.push_back(&extent);
+  executable.run(inputs, buffers.data());
+  if (outputShapes) {
+    std::vector<TensorSpec> specs = executable.getOutputSpecs(buffers.data());
+    for (size_t i = 0; i < numOutputs; ++i)
+      if (outputShapes[i])
+        llvm::copy(specs[i].shape, outputShapes[i]);
+  }
   return true;
 }
 

@@ -158,6 +158,37 @@ std::optional<ElementType> mlir::graph::compiler::fromMLIRType(Type type) {
   }
 }
 
+/// Reads graph.extents of the results of run-time size: each names, per
+/// dimension, the result (a tensor<i64> of rank 0) that holds its extent.
+static LogicalResult readRunTimeExtents(func::FuncOp func,
+                                        MutableArrayRef<TensorSpec> outputs) {
+  for (auto [i, spec] : llvm::enumerate(outputs)) {
+    auto extents =
+        func.getResultAttrOfType<DenseI64ArrayAttr>(i, kRunTimeExtentsAttrName);
+    if (!extents)
+      continue;
+    auto fail = [&, i = i](const Twine &message) {
+      func.emitError() << "result " << i << " of @" << func.getSymName() << ": "
+                       << kRunTimeExtentsAttrName << " " << message;
+      return failure();
+    };
+    if (extents.size() != int64_t(spec.shape.size()))
+      return fail("must name one result per dimension");
+    for (int64_t extent : extents.asArrayRef()) {
+      if (extent < 0)
+        continue;
+      if (extent >= int64_t(outputs.size()) || size_t(extent) == i ||
+          outputs[extent].elementType != ElementType::I64 ||
+          !outputs[extent].shape.empty() || outputs[extent].hasRunTimeShape())
+        return fail("must name results that are tensor<i64> of rank 0");
+      outputs[extent].isExtent = true;
+    }
+    spec.extentOutputs.assign(extents.asArrayRef().begin(),
+                              extents.asArrayRef().end());
+  }
+  return success();
+}
+
 llvm::Expected<ModelSignature>
 mlir::graph::compiler::readSignature(ModuleOp module, StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
@@ -193,6 +224,8 @@ mlir::graph::compiler::readSignature(ModuleOp module, StringRef entry) {
       return makeReportedError();
     signature.outputs.push_back(std::move(*spec));
   }
+  if (failed(readRunTimeExtents(func, signature.outputs)))
+    return makeReportedError();
   return signature;
 }
 
@@ -392,7 +425,7 @@ CompiledModel::compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   return model;
 }
 
-void CompiledModel::run(const void *const *inputs, void *const *outputs) {
+void CompiledModel::invoke(const void *const *inputs, void *const *outputs) {
   runFn(inputs, outputs);
 }
 

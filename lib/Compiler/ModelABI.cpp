@@ -405,6 +405,15 @@ std::string mlir::graph::compiler::generateCHeader(
       os << "#define " << prefix << "_NUM_ELEMENTS " << spec.numElements
          << "LL\n";
       os << "#define " << prefix << "_BYTES " << spec.getByteSize() << "LL\n";
+      if (spec.hasRunTimeShape()) {
+        // The shape above is the bound: graph_model_run writes each
+        // run-time extent to the output these name (-1: a fixed size) and
+        // leaves the elements in the bound's layout, zeros past the extents.
+        os << "#define " << prefix << "_EXTENT_OUTPUTS {";
+        llvm::interleave(
+            spec.extentOutputs, os, [&](int64_t index) { os << index; }, ", ");
+        os << "}\n";
+      }
       os << "typedef " << getCType(spec.elementType) << " graph_model_" << kind
          << "_" << i << "_t;\n";
       // The index by name, where the name makes a distinct identifier.

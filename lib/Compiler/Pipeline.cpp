@@ -14,6 +14,7 @@
 
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Conversion/Passes.h"
+#include "graph/Dialect/Graph/IR/GraphDialect.h"
 #include "graph/Runtime/Errors.h"
 #include "graph/Target/CPU/CPUTarget.h"
 #include "graph/Transforms/Passes.h"
@@ -139,15 +140,18 @@ llvm::Expected<LoweredModel> mlir::graph::compiler::lowerToLLVMDialect(
     (*module)->removeAttr(kArenaBytesAttr);
   }
 
-  // graph.name has served its purpose (the signature has been read); the
-  // translation to LLVM IR would warn about an attribute it cannot place.
-  StringAttr nameAttr = StringAttr::get(&context, kNameAttr);
-  module->walk([&](FunctionOpInterface func) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      func.removeArgAttr(i, nameAttr);
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      func.removeResultAttr(i, nameAttr);
-  });
+  // graph.name and graph.extents have served their purpose (the signature
+  // has been read); the translation to LLVM IR would warn about attributes
+  // it cannot place.
+  for (StringRef name : {kNameAttr, kRunTimeExtentsAttrName}) {
+    StringAttr attr = StringAttr::get(&context, name);
+    module->walk([&](FunctionOpInterface func) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.removeArgAttr(i, attr);
+      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+        func.removeResultAttr(i, attr);
+    });
+  }
   if (llvm::Error error = addModelABI(*module, options.entry, metadata))
     return std::move(error);
   lowered.module = std::move(module);

@@ -28,9 +28,12 @@ static llvm::json::Value tensorToJSON(const TensorSpec &spec) {
   llvm::json::Array shape;
   for (int64_t dim : spec.shape)
     shape.push_back(dim);
-  return llvm::json::Object{{"name", spec.name},
+  llvm::json::Object object{{"name", spec.name},
                             {"dtype", getName(spec.elementType)},
                             {"shape", std::move(shape)}};
+  if (spec.hasRunTimeShape())
+    object["extents"] = llvm::json::Array(spec.extentOutputs);
+  return object;
 }
 
 std::string mlir::graph::runtime::getModelRunSymbol(unsigned index) {
@@ -119,8 +122,31 @@ static llvm::Error parseTensors(const llvm::json::Object &object,
         return makeError("bad shape of " + key + " '" + spec.name + "'");
       spec.shape.push_back(*size);
     }
+    if (const llvm::json::Array *extents = tensor->getArray("extents")) {
+      for (const llvm::json::Value &extent : *extents)
+        spec.extentOutputs.push_back(extent.getAsInteger().value_or(-2));
+      if (spec.extentOutputs.size() != spec.shape.size())
+        return makeError("bad extents of " + key + " '" + spec.name + "'");
+    }
     specs.push_back(std::move(spec));
   }
+  return llvm::Error::success();
+}
+
+/// Checks that each output of run-time size names, for each of its
+/// dimensions of run-time extent, an i64 output of rank 0, and marks those.
+static llvm::Error checkExtents(llvm::MutableArrayRef<TensorSpec> outputs) {
+  for (auto [i, spec] : llvm::enumerate(outputs))
+    for (int64_t extent : spec.extentOutputs) {
+      if (extent == -1)
+        continue;
+      if (extent < 0 || extent >= int64_t(outputs.size()) ||
+          size_t(extent) == i ||
+          outputs[extent].elementType != ElementType::I64 ||
+          !outputs[extent].shape.empty() || outputs[extent].hasRunTimeShape())
+        return makeError("bad extents of output '" + spec.name + "'");
+      outputs[extent].isExtent = true;
+    }
   return llvm::Error::success();
 }
 
@@ -136,7 +162,8 @@ mlir::graph::runtime::parseModelMetadata(llvm::StringRef text) {
     return makeError("its model description is not a graph model's");
   ModelMetadata metadata;
   std::optional<int64_t> abi = object->getInteger("abi");
-  if (!abi || *abi != kModelABIVersion)
+  // Version 1 had no outputs of run-time size; its libraries mean the same.
+  if (!abi || *abi < 1 || *abi > kModelABIVersion)
     return makeError("it has ABI version " +
                      (abi ? llvm::Twine(*abi) : llvm::Twine("(none)")) +
                      " but this runtime reads version " +
@@ -165,6 +192,8 @@ mlir::graph::runtime::parseModelMetadata(llvm::StringRef text) {
     return std::move(error);
   if (llvm::Error error =
           parseTensors(*object, "outputs", metadata.signature.outputs))
+    return std::move(error);
+  if (llvm::Error error = checkExtents(metadata.signature.outputs))
     return std::move(error);
   metadata.specialization = unsigned(std::clamp<int64_t>(
       object->getInteger("specialization").value_or(0), 0, INT32_MAX));

@@ -357,7 +357,12 @@ std::string mlir::graph::runtime::serializeNpy(llvm::ArrayRef<int64_t> shape,
   result += char(0);
   appendLittleEndian(result, uint32_t(header.size()), lengthSize);
   result += header;
-  llvm::ArrayRef<char> bytes = buffer.bytes();
+  // The buffer may be larger: an output of run-time size is at its front.
+  int64_t numElements = 1;
+  for (int64_t dim : shape)
+    numElements *= dim;
+  llvm::ArrayRef<char> bytes = buffer.bytes().take_front(
+      numElements * getByteSize(buffer.getElementType()));
   result.append(bytes.begin(), bytes.end());
   return result;
 }

@@ -211,8 +211,11 @@ Session::open(std::unique_ptr<ModelSource> source,
       session->staticModel->executable->getSignature();
   for (const TensorSpec &spec : signature.inputs)
     session->declared.inputs.push_back(DeclaredTensor::fromSpec(spec));
+  // The extents of outputs of run-time size are the runtime's, not the
+  // caller's: the outputs declared are the model's own.
   for (const TensorSpec &spec : signature.outputs)
-    session->declared.outputs.push_back(DeclaredTensor::fromSpec(spec));
+    if (!spec.isExtent)
+      session->declared.outputs.push_back(DeclaredTensor::fromSpec(spec));
   session->shapeDeciding.assign(signature.inputs.size(), false);
   return std::move(session);
 }

@@ -227,6 +227,7 @@ SharedLibraryModel::load(llvm::StringRef path, bool countAllocations,
   return model;
 }
 
-void SharedLibraryModel::run(const void *const *inputs, void *const *outputs) {
+void SharedLibraryModel::invoke(const void *const *inputs,
+                                void *const *outputs) {
   runFn(inputs, outputs);
 }

@@ -70,6 +70,10 @@ mlir::graph::runtime::assignOutputFiles(llvm::ArrayRef<TensorSpec> specs,
                                         llvm::ArrayRef<std::string> options,
                                         llvm::StringRef entry) {
   std::vector<std::optional<std::string>> files(specs.size());
+  // The n-th --output without a name is the n-th of the model's outputs,
+  // which come before the extents of those of run-time size.
+  size_t numPositional = llvm::count_if(
+      specs, [](const TensorSpec &spec) { return !spec.isExtent; });
   size_t nextPositional = 0;
   for (const std::string &option : options) {
     auto [name, file] = llvm::StringRef(option).split('=');
@@ -85,9 +89,9 @@ mlir::graph::runtime::assignOutputFiles(llvm::ArrayRef<TensorSpec> specs,
     } else {
       // The n-th --output without a name is the n-th result.
       file = option;
-      if (nextPositional == files.size())
+      if (nextPositional == numPositional)
         return makeError("more --output files than the " +
-                         llvm::Twine(files.size()) + " outputs of @" + entry);
+                         llvm::Twine(numPositional) + " outputs of @" + entry);
       index = nextPositional++;
     }
     if (files[*index])

@@ -329,9 +329,10 @@ static int runTool() {
                                       profiler ? 1 : 0, profiler.get());
     warnAboutProblems(measurement, signature, levelName);
     if (outputs.empty())
-      for (auto [spec, buffer] :
-           llvm::zip_equal(signature.outputs, outputBuffers))
-        printOutput(spec, buffer);
+      for (auto [spec, buffer] : llvm::zip_equal(
+               (*model)->getOutputSpecs(outputBuffers), outputBuffers))
+        if (!spec.isExtent)
+          printOutput(spec, buffer);
   }
 
   if (profiler) {
@@ -343,7 +344,8 @@ static int runTool() {
   }
 
   if (llvm::Error error =
-          writeOutputFiles(signature.outputs, *outputFiles, outputBuffers)) {
+          writeOutputFiles((*model)->getOutputSpecs(outputBuffers),
+                           *outputFiles, outputBuffers)) {
     printError(std::move(error), "graph-run");
     return 1;
   }

@@ -124,8 +124,8 @@ public:
 
   ~CompiledModel() override;
 
-  using Executable::run;
-  void run(const void *const *inputs, void *const *outputs) override;
+protected:
+  void invoke(const void *const *inputs, void *const *outputs) override;
 
 private:
   CompiledModel() = default;

@@ -76,10 +76,22 @@ public:
            llvm::ArrayRef<TensorBuffer *> outputs);
 
   /// Calls the model on bare data pointers, one per input and output in
-  /// signature order: the ABI of graph_model_run (ModelABI.h).
-  virtual void run(const void *const *inputs, void *const *outputs) = 0;
+  /// signature order: the ABI of graph_model_run (ModelMetadata.h). An
+  /// output of run-time size is left in the C order of its true shape at
+  /// the front of its buffer (getOutputSpecs gives the shape).
+  void run(const void *const *inputs, void *const *outputs);
+
+  /// The outputs as the last run on `outputs` left them: the signature's,
+  /// with the true shape of each output of run-time size.
+  std::vector<TensorSpec> getOutputSpecs(const void *const *outputs) const;
+  std::vector<TensorSpec>
+  getOutputSpecs(llvm::ArrayRef<TensorBuffer> outputs) const;
 
 protected:
+  /// graph_model_run itself: the outputs of run-time size in their bounds'
+  /// layout.
+  virtual void invoke(const void *const *inputs, void *const *outputs) = 0;
+
   ModelSignature signature;
   double compileMillis = 0;
   std::string targetDescription;

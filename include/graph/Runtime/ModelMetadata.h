@@ -11,6 +11,13 @@
 //       Runs the model: `inputs[i]` and `outputs[j]` point at the dense,
 //       C-order elements of input i and output j, in signature order, the
 //       outputs allocated by the caller. Returns 0.
+//       An output of run-time size (NonZero's indices) is allocated at its
+//       bound, the shape in the metadata; for each dimension whose extent
+//       the run decides, its `extents` in the metadata name the output (an
+//       i64 of rank 0, after the model's own outputs) that the run writes
+//       the extent to. The run leaves the output in its bound's layout,
+//       zeros past the extents; the runtime (Executable::run) moves the
+//       elements of the true shape to the front of the buffer.
 //   const char graph_model_metadata[];
 //       A JSON object: `format` ("graph-model"), `abi` (kModelABIVersion),
 //       the compiler that made it, the target triple and CPU, the CPU
@@ -53,8 +60,9 @@ namespace mlir {
 namespace graph {
 namespace runtime {
 
-/// Changes whenever the meaning of the symbols above changes.
-constexpr unsigned kModelABIVersion = 1;
+/// Changes whenever the meaning of the symbols above changes. Version 2 added
+/// outputs of run-time size; the loader still reads version 1.
+constexpr unsigned kModelABIVersion = 2;
 
 constexpr llvm::StringLiteral kModelRunSymbol = "graph_model_run";
 constexpr llvm::StringLiteral kModelMetadataSymbol = "graph_model_metadata";

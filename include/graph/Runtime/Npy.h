@@ -43,8 +43,8 @@ llvm::Expected<NpyArray> parseNpy(llvm::StringRef contents);
 /// Reads and parses the .npy file at `path`.
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
 
-/// Serializes a C-order array as a .npy file (version 1.0; 2.0 only for a
-/// header too long for 1.0).
+/// Serializes a C-order array of `shape`, the first elements of `buffer`,
+/// as a .npy file (version 1.0; 2.0 only for a header too long for 1.0).
 std::string serializeNpy(llvm::ArrayRef<int64_t> shape,
                          const TensorBuffer &buffer);
 

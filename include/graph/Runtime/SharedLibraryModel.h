@@ -52,8 +52,8 @@ public:
 
   const ModelMetadata &getMetadata() const { return metadata; }
 
-  using Executable::run;
-  void run(const void *const *inputs, void *const *outputs) override;
+protected:
+  void invoke(const void *const *inputs, void *const *outputs) override;
 
 private:
   SharedLibraryModel() = default;

@@ -74,6 +74,16 @@ struct TensorSpec {
   llvm::SmallVector<int64_t> shape;
   ElementType elementType = ElementType::F32;
   int64_t numElements = 1;
+  /// For an output of run-time size (ModelMetadata.h): for each dimension,
+  /// the index of the output that holds its extent after a run, or -1 for a
+  /// dimension of fixed size; `shape` is then the bound. Empty for a tensor
+  /// of static shape.
+  llvm::SmallVector<int64_t> extentOutputs;
+  /// Whether this output holds another output's extent (an i64 of rank 0)
+  /// rather than being one of the model's outputs.
+  bool isExtent = false;
+
+  bool hasRunTimeShape() const { return !extentOutputs.empty(); }
 
   int64_t getByteSize() const {
     return numElements * runtime::getByteSize(elementType);

@@ -47,6 +47,7 @@ void mlir::graph::populateGraphToLinalgConversionPatterns(
   populateRecurrentToLinalgPatterns(converter, patterns);
   populateGridSampleToLinalgPatterns(converter, patterns);
   populateRoiAlignToLinalgPatterns(converter, patterns);
+  populateRunTimeSizeToLoopsPatterns(converter, patterns);
 }
 
 namespace {

@@ -69,6 +69,9 @@ void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
 /// graph.roi_align: one generic, each bin's samples in scf.for loops.
 void populateRoiAlignToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// graph.nonzero: loops that carry the count found so far.
+void populateRunTimeSizeToLoopsPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
 /// graph.rnn, graph.gru, graph.lstm: one loop over the time steps.
 void populateRecurrentToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);

@@ -388,7 +388,29 @@ mlir::graph::onnx_import::importCompress(Importer &importer,
   return importer.setOutput(node, 0, result);
 }
 
+/// NonZero: the indices of the nonzero elements, as many as a run finds
+/// (a scalar is read as a tensor of one element, as ONNX Runtime does).
+static LogicalResult importNonZero(Importer &importer,
+                                   const onnx::NodeProto &node) {
+  FailureOr<Value> input = importer.getInput(node, 0);
+  if (failed(input))
+    return failure();
+  Value x = *input;
+  RankedTensorType type = Importer::getType(x);
+  if (type.getRank() == 0)
+    x = createReshape(importer, node, x, {1});
+  int64_t rank = Importer::getType(x).getRank();
+  OpBuilder &b = importer.getBuilder();
+  auto op = NonZeroOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType({rank, type.getNumElements()}, b.getI64Type()),
+      importer.getTensorType({}, b.getI64Type()), x);
+  return importer.setRunTimeSizeOutput(node, 0, op.getIndices(), 1,
+                                       op.getCount());
+}
+
 void mlir::graph::onnx_import::registerIndexingOps(OpRegistry &registry) {
+  registry.on("NonZero", 9, importNonZero);
   registry.on("Gather", 1, importGather);
   registry.on("GatherElements", 11, importGatherElements);
   registry.on("Scatter", 9, importScatterElements);

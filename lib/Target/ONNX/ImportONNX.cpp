@@ -372,6 +372,12 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
   }
 
   SmallVector<Value> results;
+  struct RunTimeExtent {
+    size_t output;
+    int64_t dim;
+    Value count;
+  };
+  SmallVector<RunTimeExtent> runTimeExtents;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     auto it = values.find(output.name());
     if (it == values.end() ||
@@ -393,9 +399,16 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
       continue;
     }
     results.push_back(entry.value ? entry.value : materialize(entry));
+    if (entry.runTimeExtent)
+      runTimeExtents.push_back({results.size() - 1, entry.runTimeExtent->first,
+                                entry.runTimeExtent->second});
   }
   if (hadError)
     return nullptr;
+  // The extents of outputs of run-time size follow the model's outputs
+  // (docs/architecture.md, "Outputs of run-time size").
+  for (const RunTimeExtent &extent : runTimeExtents)
+    results.push_back(extent.count);
 
   auto ret = func::ReturnOp::create(builder, fileLoc, results);
   // The patterns may replace an output's op (and the sweep erase it): the
@@ -406,6 +419,18 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
       builder.getFunctionType(argumentTypes, ret.getOperandTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, kNameAttr, builder.getStringAttr(output.name()));
+  for (auto [i, extent] : llvm::enumerate(runTimeExtents)) {
+    size_t resultIndex = graph.output_size() + i;
+    int64_t rank = Importer::getType(results[extent.output]).getRank();
+    SmallVector<int64_t> extentResults(rank, -1);
+    extentResults[extent.dim] = resultIndex;
+    func.setResultAttr(extent.output, kRunTimeExtentsAttrName,
+                       builder.getDenseI64ArrayAttr(extentResults));
+    func.setResultAttr(
+        resultIndex, kNameAttr,
+        builder.getStringAttr(graph.output(extent.output).name() + ".extent" +
+                              std::to_string(extent.dim)));
+  }
 
   if (failed(verify(*module)))
     return nullptr;

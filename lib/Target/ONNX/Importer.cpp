@@ -233,6 +233,14 @@ FailureOr<Value> Importer::getInput(const onnx::NodeProto &node, int index) {
   }
   // importNode has checked that every input is defined.
   Entry &entry = values[node.input(index)];
+  if (entry.runTimeExtent) {
+    (void)nodeError(node, "input '" + node.input(index) +
+                              "' has a size that only a run decides; " +
+                              node.op_type() +
+                              " cannot take such a value yet (a model "
+                              "output can)");
+    return failure();
+  }
   if (entry.value)
     return entry.value;
   const ConstantTensor *constant = entry.constant;
@@ -264,8 +272,8 @@ std::string mlir::graph::onnx_import::formatDeclaredShape(
 }
 
 LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
-                                          StringRef name,
-                                          RankedTensorType type) {
+                                          StringRef name, RankedTensorType type,
+                                          int64_t runTimeDim) {
   auto it = declaredTypes.find(name);
   if (it == declaredTypes.end() || !it->second->has_tensor_type())
     return success();
@@ -284,7 +292,7 @@ LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
   for (int i = 0; matches && i < shape.dim_size(); ++i)
     // Input shapes changed with --input-shape make the declared sizes stale;
     // only ranks are compared then.
-    if (shape.dim(i).has_dim_value() && !inputShapesChanged)
+    if (shape.dim(i).has_dim_value() && !inputShapesChanged && i != runTimeDim)
       matches = shape.dim(i).dim_value() == type.getDimSize(i);
   if (matches)
     return success();
@@ -292,6 +300,32 @@ LogicalResult Importer::checkDeclaredType(const onnx::NodeProto &node,
                              formatDeclaredShape(shape) +
                              ", the importer computed " +
                              formatShape(type.getShape()));
+}
+
+LogicalResult Importer::setRunTimeSizeOutput(const onnx::NodeProto &node,
+                                             int index, Value value,
+                                             int64_t dim, Value count) {
+  RankedTensorType type = getType(value);
+  if (auto extent = dyn_cast_or_null<DenseIntElementsAttr>(foldValue(count))) {
+    // Known now (a constant operand): the first `extent` along `dim`.
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = (*extent.getValues<APInt>().begin()).getSExtValue();
+    SmallVector<int64_t> zeros(shape.size(), 0), ones(shape.size(), 1);
+    Value exact = SliceOp::create(builder, getLoc(node),
+                                  getTensorType(shape, type.getElementType()),
+                                  value, builder.getDenseI64ArrayAttr(zeros),
+                                  builder.getDenseI64ArrayAttr(ones));
+    return setOutput(node, index, exact);
+  }
+  StringRef name = node.output(index);
+  if (name.empty())
+    return success();
+  Entry &entry = values[name];
+  if (entry.value || entry.constant)
+    return nodeError(node, "value '" + name + "' is defined twice");
+  entry.value = value;
+  entry.runTimeExtent = std::make_pair(dim, count);
+  return checkDeclaredType(node, name, type, dim);
 }
 
 LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,

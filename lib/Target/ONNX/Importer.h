@@ -145,6 +145,13 @@ public:
   /// Defines output `index` of `node`. Fails (reporting it) when the model
   /// declares a type for it that differs.
   LogicalResult setOutput(const onnx::NodeProto &node, int index, Value value);
+  /// Output `index` of `node` is `value`, of its bound's shape, whose
+  /// dimension `dim` has the run-time extent `count` (a tensor<i64> of rank
+  /// 0; see GraphShapeOps.td). When `count` folds, it is the value's first
+  /// `count` along `dim`, of static shape; otherwise only a model output may
+  /// take it (getInput refuses it to other nodes).
+  LogicalResult setRunTimeSizeOutput(const onnx::NodeProto &node, int index,
+                                     Value value, int64_t dim, Value count);
   /// Defines output `index` of `node` as a compile-time tensor.
   void setConstantOutput(const onnx::NodeProto &node, int index,
                          const ConstantTensor *tensor);
@@ -171,6 +178,9 @@ private:
     /// The node that defines it failed; its users are skipped silently, the
     /// failure having been reported.
     bool poisoned = false;
+    /// For a value of run-time size: its dimension whose extent a run
+    /// decides, and the tensor<i64> that holds the extent.
+    std::optional<std::pair<int64_t, Value>> runTimeExtent;
   };
 
   LogicalResult readOpset(const onnx::ModelProto &model);
@@ -183,7 +193,8 @@ private:
   void poisonOutputs(const onnx::NodeProto &node);
   Value materialize(Entry &entry);
   LogicalResult checkDeclaredType(const onnx::NodeProto &node, StringRef name,
-                                  RankedTensorType type);
+                                  RankedTensorType type,
+                                  int64_t runTimeDim = -1);
   Attribute foldValue(Value value, unsigned depth);
   /// Records the model inputs that `value` is computed from as inputs whose
   /// values are needed (ONNXImportOptions::neededInputValues).

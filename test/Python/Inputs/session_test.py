@@ -363,6 +363,54 @@ class Onnx(unittest.TestCase):
             np.testing.assert_array_equal(w, np.where(~b, i, k))
             np.testing.assert_array_equal(g, np.where(~b, i, k) > k)
 
+    def test_run_time_size(self):
+        """NonZero's indices come back with the shape each run finds, with a
+        symbolic batch, a fixed one and from a shared library; the extent
+        is not an output."""
+        import onnx
+        from onnx import TensorProto, helper
+
+        def save(name, rows):
+            graph = helper.make_graph(
+                [helper.make_node("NonZero", ["x"], ["indices"]),
+                 helper.make_node("Neg", ["x"], ["negated"])],
+                "g",
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                               [rows, 4])],
+                [helper.make_tensor_value_info("indices", TensorProto.INT64,
+                                               [2, "n"]),
+                 helper.make_tensor_value_info("negated", TensorProto.FLOAT,
+                                               [rows, 4])])
+            path = os.path.join(WORK, name)
+            onnx.save(helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+            return path
+
+        symbolic = gc.InferenceSession(save("nonzero_n.onnx", "N"),
+                                       use_cache=False)
+        fixed = gc.InferenceSession(save("nonzero_3.onnx", 3),
+                                    use_cache=False)
+        library = os.path.join(WORK, "nonzero_3.so")
+        subprocess.run([os.environ["GRAPH_COMPILE"],
+                        os.path.join(WORK, "nonzero_3.onnx"), "-o", library],
+                       check=True)
+        compiled = gc.InferenceSession(library)
+        self.assertEqual([o.name for o in fixed.get_outputs()],
+                         ["indices", "negated"])
+        self.assertEqual([o.name for o in compiled.get_outputs()],
+                         ["indices", "negated"])
+        rng = np.random.RandomState(5)
+        for rows, sessions in ((3, (symbolic, fixed, compiled)),
+                               (2, (symbolic,))):
+            for density in (0.0, 0.4, 1.0):
+                x = (rng.rand(rows, 4) < density).astype(np.float32)
+                for sess in sessions:
+                    indices, negated = sess.run(None, {"x": x})
+                    np.testing.assert_array_equal(indices,
+                                                  np.array(np.nonzero(x)))
+                    self.assertEqual(indices.dtype, np.int64)
+                    np.testing.assert_array_equal(negated, -x)
+
 
 class Resources(unittest.TestCase):
     def test_no_growth_over_10000_runs(self):

@@ -16,4 +16,15 @@
 
 #include "graph/Dialect/Graph/IR/GraphDialect.h.inc"
 
+namespace mlir {
+namespace graph {
+
+/// On a function result of run-time size (its bound's shape): for each
+/// dimension, the index of the function result, a tensor<i64> of rank 0,
+/// that holds its extent after a run, or -1 for a dimension of fixed size.
+inline constexpr llvm::StringLiteral kRunTimeExtentsAttrName = "graph.extents";
+
+} // namespace graph
+} // namespace mlir
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHDIALECT_H

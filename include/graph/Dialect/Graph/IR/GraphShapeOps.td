@@ -187,4 +187,28 @@ def Graph_RoiAlignOp : Graph_ComputeOp<"roi_align"> {
                        "functional-type(operands, results)";
 }
 
+//===----------------------------------------------------------------------===//
+// Ops whose result size the data decides
+//===----------------------------------------------------------------------===//
+//
+// Their result has its bound's static shape (the most elements the operands
+// allow) and the extent that a run finds comes beside it as a tensor<i64>:
+// the elements past the extent are zeros. docs/architecture.md ("Outputs of
+// run-time size") says how the extent reaches the caller.
+
+def Graph_NonZeroOp : Graph_ComputeOp<"nonzero"> {
+  let summary = "the indices of the nonzero elements of `x`, in C order";
+  let description = [{
+    `indices` (i64) has shape [rank(x), N] with N the number of elements of
+    `x` (the bound): column j holds the index of the j-th nonzero element of
+    `x` in row-major order for j < `count`, and zeros from `count` on.
+    `count` (a tensor<i64> of rank 0) is the number of nonzero elements, the
+    run-time extent of `indices`'s dimension 1. NaN is nonzero. `x` has rank
+    >= 1 and any element type.
+  }];
+  let arguments = (ins AnyTensor:$x);
+  let results = (outs AnyTensor:$indices, AnyTensor:$count);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
