@@ -7,7 +7,8 @@
 // graph.nonzero: a loop nest over `x` in row-major order that carries the
 // count found so far and writes each nonzero element's index into the
 // column of that count; the result starts as zeros, which the columns past
-// the final count keep.
+// the final count keep. graph.non_max_suppression: loops over batches and
+// classes that carry the rows selected so far (below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <functional>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::graph;
@@ -114,9 +116,283 @@ struct NonZeroToLoops : OpConversionPattern<NonZeroOp> {
   }
 };
 
+/// ONNX Runtime's NonMaxSuppression for each batch and class: the
+/// candidates taken in rank order (decreasing score, equal scores by index)
+/// by one scan of the scores each, as top_k's lowering does, and each
+/// tested against the boxes selected for its class before it is appended.
+/// O(N^2) per class; the order and arithmetic are the fold's.
+struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NonMaxSuppressionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> scoresShape =
+        cast<RankedTensorType>(op.getScores().getType()).getShape();
+    int64_t maxBoxes = op.getMaxOutputBoxesPerClass();
+    bool centerPoint = op.getCenterPointBox();
+    std::optional<double> scoreThreshold;
+    if (auto threshold = op.getScoreThresholdAttr())
+      scoreThreshold = threshold.getValueAsDouble();
+    Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
+    auto selectedType = cast<RankedTensorType>(op.getSelected().getType());
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto index = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+    Value numBoxes = index(rewriter, loc, scoresShape[2]);
+    Value zeroI64 =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
+    Value selected =
+        linalg::FillOp::create(rewriter, loc, zeroI64,
+                               createEmptyTensor(rewriter, loc, selectedType))
+            .getResult(0);
+    Type f32 = rewriter.getF32Type();
+    Value trueValue =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+    Value falseValue =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
+    auto fconst = [&](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantFloatOp::create(b, l, cast<FloatType>(f32),
+                                            APFloat(float(v)));
+    };
+    auto cmpf = [](OpBuilder &b, Location l, arith::CmpFPredicate p, Value x,
+                   Value y) -> Value {
+      return arith::CmpFOp::create(b, l, p, x, y);
+    };
+    auto cmpi = [](OpBuilder &b, Location l, arith::CmpIPredicate p, Value x,
+                   Value y) -> Value {
+      return arith::CmpIOp::create(b, l, p, x, y);
+    };
+    auto andi = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::AndIOp::create(b, l, x, y);
+    };
+    auto ori = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::OrIOp::create(b, l, x, y);
+    };
+    auto notb = [&](OpBuilder &b, Location l, Value x) -> Value {
+      return arith::XOrIOp::create(
+          b, l, x, arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+    };
+
+    // ONNX Runtime's SuppressByIOU for boxes k and j of batch `bi`.
+    auto suppresses = [&](OpBuilder &b, Location l, Value bi, Value k,
+                          Value j) -> Value {
+      auto coord = [&](Value box, int64_t i) -> Value {
+        return tensor::ExtractOp::create(b, l, boxes,
+                                         ValueRange{bi, box, index(b, l, i)});
+      };
+      auto minf = [&](Value x, Value y) -> Value {
+        return arith::SelectOp::create(
+            b, l, cmpf(b, l, arith::CmpFPredicate::OLT, y, x), y, x);
+      };
+      auto maxf = [&](Value x, Value y) -> Value {
+        return arith::SelectOp::create(
+            b, l, cmpf(b, l, arith::CmpFPredicate::OGT, y, x), y, x);
+      };
+      // [min, max] of box `box` along x (axis 0) or y (axis 1).
+      auto extent = [&](Value box, int axis) -> std::pair<Value, Value> {
+        if (!centerPoint) {
+          Value p = coord(box, axis == 0 ? 1 : 0),
+                q = coord(box, axis == 0 ? 3 : 2);
+          return {minf(p, q), maxf(p, q)};
+        }
+        Value centre = coord(box, axis), size = coord(box, axis + 2);
+        Value half = arith::DivFOp::create(b, l, size, fconst(b, l, 2.0));
+        return {arith::SubFOp::create(b, l, centre, half),
+                arith::AddFOp::create(b, l, centre, half)};
+      };
+      auto [kMinX, kMaxX] = extent(k, 0);
+      auto [jMinX, jMaxX] = extent(j, 0);
+      auto [kMinY, kMaxY] = extent(k, 1);
+      auto [jMinY, jMaxY] = extent(j, 1);
+      // std::max/std::min as ONNX Runtime calls them: max(a, b) is
+      // (a < b) ? b : a, min(a, b) is (b < a) ? b : a.
+      auto stdMax = [&](Value x, Value y) -> Value {
+        return arith::SelectOp::create(
+            b, l, cmpf(b, l, arith::CmpFPredicate::OLT, x, y), y, x);
+      };
+      auto stdMin = [&](Value x, Value y) -> Value {
+        return arith::SelectOp::create(
+            b, l, cmpf(b, l, arith::CmpFPredicate::OLT, y, x), y, x);
+      };
+      Value minX = stdMax(kMinX, jMinX), maxX = stdMin(kMaxX, jMaxX);
+      Value minY = stdMax(kMinY, jMinY), maxY = stdMin(kMaxY, jMaxY);
+      // Each `<= ... return false` of the reference is a condition that
+      // must fail: written as `!(a <= b)` so that NaN behaves the same.
+      Value overlapX =
+          notb(b, l, cmpf(b, l, arith::CmpFPredicate::OLE, maxX, minX));
+      Value overlapY =
+          notb(b, l, cmpf(b, l, arith::CmpFPredicate::OLE, maxY, minY));
+      Value intersection =
+          arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, maxX, minX),
+                                arith::SubFOp::create(b, l, maxY, minY));
+      Value areaK =
+          arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, kMaxX, kMinX),
+                                arith::SubFOp::create(b, l, kMaxY, kMinY));
+      Value areaJ =
+          arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, jMaxX, jMinX),
+                                arith::SubFOp::create(b, l, jMaxY, jMinY));
+      Value unionArea = arith::SubFOp::create(
+          b, l, arith::AddFOp::create(b, l, areaK, areaJ), intersection);
+      Value zeroF = fconst(b, l, 0.0);
+      auto positive = [&](Value v) {
+        return notb(b, l, cmpf(b, l, arith::CmpFPredicate::OLE, v, zeroF));
+      };
+      Value iou = arith::DivFOp::create(b, l, intersection, unionArea);
+      Value above = cmpf(b, l, arith::CmpFPredicate::OGT, iou,
+                         fconst(b, l, op.getIouThreshold().convertToFloat()));
+      Value valid =
+          andi(b, l, andi(b, l, overlapX, overlapY),
+               andi(b, l, positive(intersection),
+                    andi(b, l, positive(areaK),
+                         andi(b, l, positive(areaJ), positive(unionArea)))));
+      return andi(b, l, valid, above);
+    };
+
+    // One class: the candidates in rank order, each appended unless a box
+    // selected for the class suppresses it.
+    auto selectClass = [&](OpBuilder &b, Location l, Value bi, Value ci,
+                           Value result,
+                           Value count) -> std::pair<Value, Value> {
+      Value classStart = count;
+      auto score = [&](OpBuilder &b, Location l, Value j) -> Value {
+        return tensor::ExtractOp::create(b, l, scores, ValueRange{bi, ci, j});
+      };
+      // Steps: at most N candidates. State: result, count, the previous
+      // candidate's score and index, and whether the class is done.
+      auto steps = scf::ForOp::create(
+          b, l, zero, numBoxes, one,
+          ValueRange{result, count, fconst(b, l, 0.0), zero, falseValue},
+          [&](OpBuilder &b, Location l, Value step, ValueRange state) {
+            Value first = cmpi(b, l, arith::CmpIPredicate::eq, step, zero);
+            Value previous = state[2], previousIndex = state[3];
+            // The next candidate: the best that ranks after the previous.
+            auto scan = scf::ForOp::create(
+                b, l, zero, numBoxes, one,
+                ValueRange{falseValue, fconst(b, l, 0.0), zero},
+                [&](OpBuilder &b, Location l, Value j, ValueRange best) {
+                  Value s = score(b, l, j);
+                  Value candidate = cmpf(b, l, arith::CmpFPredicate::ORD, s, s);
+                  if (scoreThreshold)
+                    candidate = andi(b, l, candidate,
+                                     cmpf(b, l, arith::CmpFPredicate::OGT, s,
+                                          fconst(b, l, *scoreThreshold)));
+                  Value below =
+                      cmpf(b, l, arith::CmpFPredicate::OLT, s, previous);
+                  Value tie = andi(
+                      b, l, cmpf(b, l, arith::CmpFPredicate::OEQ, s, previous),
+                      cmpi(b, l, arith::CmpIPredicate::ugt, j, previousIndex));
+                  Value after = ori(b, l, first, ori(b, l, below, tie));
+                  Value better =
+                      ori(b, l, notb(b, l, best[0]),
+                          cmpf(b, l, arith::CmpFPredicate::OGT, s, best[1]));
+                  Value take = andi(b, l, andi(b, l, candidate, after), better);
+                  scf::YieldOp::create(
+                      b, l,
+                      ValueRange{
+                          ori(b, l, best[0], take),
+                          arith::SelectOp::create(b, l, take, s, best[1]),
+                          arith::SelectOp::create(b, l, take, j, best[2])});
+                });
+            Value found = scan.getResult(0);
+            Value live = andi(b, l, notb(b, l, state[4]), found);
+            Value pick = scan.getResult(2);
+            auto append = scf::IfOp::create(
+                b, l, live,
+                [&](OpBuilder &b, Location l) {
+                  auto check = scf::ForOp::create(
+                      b, l, classStart, state[1], one, ValueRange{falseValue},
+                      [&](OpBuilder &b, Location l, Value s, ValueRange acc) {
+                        Value kept = arith::IndexCastOp::create(
+                            b, l, b.getIndexType(),
+                            tensor::ExtractOp::create(
+                                b, l, state[0], ValueRange{s, index(b, l, 2)}));
+                        scf::YieldOp::create(
+                            b, l,
+                            ori(b, l, acc[0],
+                                suppresses(b, l, bi, kept, pick)));
+                      });
+                  Value keep = notb(b, l, check.getResult(0));
+                  auto write = scf::IfOp::create(
+                      b, l, keep,
+                      [&](OpBuilder &b, Location l) {
+                        Value written = state[0];
+                        SmallVector<Value, 3> row = {bi, ci, pick};
+                        for (auto [column, v] : llvm::enumerate(row)) {
+                          Value i64 = arith::IndexCastOp::create(
+                              b, l, b.getI64Type(), v);
+                          written = tensor::InsertOp::create(
+                              b, l, i64, written,
+                              ValueRange{state[1], index(b, l, column)});
+                        }
+                        scf::YieldOp::create(
+                            b, l,
+                            ValueRange{written, arith::AddIOp::create(
+                                                    b, l, state[1], one)});
+                      },
+                      [&](OpBuilder &b, Location l) {
+                        scf::YieldOp::create(b, l,
+                                             ValueRange{state[0], state[1]});
+                      });
+                  scf::YieldOp::create(b, l, write.getResults());
+                },
+                [&](OpBuilder &b, Location l) {
+                  scf::YieldOp::create(b, l, ValueRange{state[0], state[1]});
+                });
+            Value newCount = append.getResult(1);
+            Value full = cmpi(b, l, arith::CmpIPredicate::eq,
+                              arith::SubIOp::create(b, l, newCount, classStart),
+                              index(b, l, maxBoxes));
+            Value done =
+                ori(b, l, ori(b, l, state[4], notb(b, l, found)), full);
+            scf::YieldOp::create(
+                b, l,
+                ValueRange{
+                    append.getResult(0), newCount,
+                    arith::SelectOp::create(b, l, live, scan.getResult(1),
+                                            previous),
+                    arith::SelectOp::create(b, l, live, pick, previousIndex),
+                    done});
+          });
+      return {steps.getResult(0), steps.getResult(1)};
+    };
+
+    Value count = zero;
+    if (maxBoxes > 0) {
+      auto batches = scf::ForOp::create(
+          rewriter, loc, zero, index(rewriter, loc, scoresShape[0]), one,
+          ValueRange{selected, zero},
+          [&](OpBuilder &b, Location l, Value bi, ValueRange outer) {
+            auto classes = scf::ForOp::create(
+                b, l, zero, index(b, l, scoresShape[1]), one,
+                ValueRange{outer[0], outer[1]},
+                [&](OpBuilder &b, Location l, Value ci, ValueRange inner) {
+                  auto [r, c] = selectClass(b, l, bi, ci, inner[0], inner[1]);
+                  scf::YieldOp::create(b, l, ValueRange{r, c});
+                });
+            scf::YieldOp::create(b, l, classes.getResults());
+          });
+      selected = batches.getResult(0);
+      count = batches.getResult(1);
+    }
+    Value countI64 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+    Value countTensor = tensor::FromElementsOp::create(
+        rewriter, loc, cast<RankedTensorType>(op.getCount().getType()),
+        ValueRange{countI64});
+    rewriter.replaceOp(op, ValueRange{selected, countTensor});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::graph::populateRunTimeSizeToLoopsPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<NonZeroToLoops>(converter, patterns.getContext());
+  patterns.add<NonZeroToLoops, NonMaxSuppressionToLoops>(converter,
+                                                         patterns.getContext());
 }

@@ -7,11 +7,16 @@
 // Gather, GatherElements, GatherND, Scatter, ScatterElements, ScatterND,
 // ReverseSequence and Compress: the ops that read or write a tensor at
 // positions that another tensor holds. Indices are checked for their type
-// here and for their range where they are constants.
+// here and for their range where they are constants. NonZero and
+// NonMaxSuppression, which give such positions, as many as a run finds
+// (outputs of run-time size, Importer::setRunTimeSizeOutput).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ImportHelpers.h"
+
+#include <algorithm>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::graph;
@@ -409,7 +414,73 @@ static LogicalResult importNonZero(Importer &importer,
                                        op.getCount());
 }
 
+/// NonMaxSuppression: the selected [batch, class, box] rows, as many as a
+/// run selects. The limits must be known when the model is compiled (a
+/// model input is specialized on its value): max_output_boxes_per_class
+/// bounds the output's size.
+static LogicalResult importNonMaxSuppression(Importer &importer,
+                                             const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> boxes = importer.getInput(node, 0);
+  FailureOr<Value> scores = importer.getInput(node, 1);
+  FailureOr<int64_t> centerPointBox = attrs.getInt("center_point_box", 0);
+  if (failed(boxes) || failed(scores) || failed(centerPointBox))
+    return failure();
+  if (*centerPointBox != 0 && *centerPointBox != 1)
+    return importer.nodeError(node, "center_point_box must be 0 or 1, got " +
+                                        Twine(*centerPointBox));
+  RankedTensorType boxesType = Importer::getType(*boxes);
+  RankedTensorType scoresType = Importer::getType(*scores);
+  ArrayRef<int64_t> boxesShape = boxesType.getShape();
+  ArrayRef<int64_t> scoresShape = scoresType.getShape();
+  if (!boxesType.getElementType().isF32() ||
+      !scoresType.getElementType().isF32() || boxesShape.size() != 3 ||
+      boxesShape[2] != 4 || scoresShape.size() != 3 ||
+      scoresShape[0] != boxesShape[0] || scoresShape[2] != boxesShape[1])
+    return importer.nodeError(
+        node, "boxes must be [B, N, 4] and scores [B, C, N], both float32; "
+              "got " +
+                  formatShape(boxesShape) + " and " + formatShape(scoresShape));
+  // An optional scalar input that must be a constant.
+  auto readScalar = [&](int index, StringRef name,
+                        std::optional<double> &value) -> LogicalResult {
+    if (!Importer::hasInput(node, index))
+      return success();
+    const ConstantTensor *tensor = importer.getConstantInput(node, index);
+    if (!tensor)
+      return importer.nodeError(node, name + " is not a constant, which is "
+                                             "not supported");
+    if (tensor->getNumElements() != 1)
+      return importer.nodeError(node, name + " must hold one value, not " +
+                                          Twine(tensor->getNumElements()));
+    value = tensor->getDoubles()[0];
+    return success();
+  };
+  std::optional<double> maxBoxes, iouThreshold, scoreThreshold;
+  if (failed(readScalar(2, "max_output_boxes_per_class", maxBoxes)) ||
+      failed(readScalar(3, "iou_threshold", iouThreshold)) ||
+      failed(readScalar(4, "score_threshold", scoreThreshold)))
+    return failure();
+  // No limit given, or one not above 0, selects nothing (ONNX Runtime); a
+  // limit above the number of boxes is no limit.
+  int64_t limit =
+      std::clamp<double>(maxBoxes.value_or(0), 0.0, double(boxesShape[1]));
+  OpBuilder &b = importer.getBuilder();
+  auto op = NonMaxSuppressionOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType({scoresShape[0] * scoresShape[1] * limit, 3},
+                             b.getI64Type()),
+      importer.getTensorType({}, b.getI64Type()), *boxes, *scores,
+      b.getI64IntegerAttr(limit),
+      b.getF32FloatAttr(float(iouThreshold.value_or(0.0))),
+      scoreThreshold ? b.getF32FloatAttr(float(*scoreThreshold)) : FloatAttr(),
+      *centerPointBox ? b.getUnitAttr() : UnitAttr());
+  return importer.setRunTimeSizeOutput(node, 0, op.getSelected(), 0,
+                                       op.getCount());
+}
+
 void mlir::graph::onnx_import::registerIndexingOps(OpRegistry &registry) {
+  registry.on("NonMaxSuppression", 10, importNonMaxSuppression);
   registry.on("NonZero", 9, importNonZero);
   registry.on("Gather", 1, importGather);
   registry.on("GatherElements", 11, importGatherElements);

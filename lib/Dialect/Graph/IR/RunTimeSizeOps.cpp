@@ -6,7 +6,8 @@
 //
 // Verifiers and fold hooks of the ops at the end of GraphShapeOps.td: a
 // result of its bound's static shape, zeros past the extent, and the extent
-// as a tensor<i64> beside it.
+// as a tensor<i64> beside it. The folds are what the lowering computes
+// (RunTimeSizeToLoops.cpp), in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,18 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::graph;
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 /// Checks that `count` is a tensor<i64> of rank 0.
 static LogicalResult checkExtent(Operation *op, Value count) {
@@ -77,6 +88,140 @@ LogicalResult NonZeroOp::fold(FoldAdaptor adaptor,
     }
   });
   results.push_back(indices.toAttr());
+  results.push_back(DenseElementsAttr::get(countType, count));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.non_max_suppression
+//===----------------------------------------------------------------------===//
+
+LogicalResult NonMaxSuppressionOp::verify() {
+  if (failed(checkTensorOf(*this, getBoxes(), "operand 'boxes'",
+                           TypeClass::F32)) ||
+      failed(checkTensorOf(*this, getScores(), "operand 'scores'",
+                           TypeClass::F32)) ||
+      failed(checkExtent(*this, getCount())))
+    return failure();
+  ArrayRef<int64_t> boxes = getDims(getBoxes()), scores = getDims(getScores());
+  if (boxes.size() != 3 || boxes[2] != 4)
+    return emitOpError() << "operand 'boxes' must be [B, N, 4], but has shape "
+                         << formatDims(boxes);
+  if (scores.size() != 3 || scores[0] != boxes[0] || scores[2] != boxes[1])
+    return emitOpError() << "operand 'scores' must be [" << boxes[0] << ", C, "
+                         << boxes[1] << "], but has shape "
+                         << formatDims(scores);
+  int64_t maxBoxes = getMaxOutputBoxesPerClass();
+  if (maxBoxes < 0 || maxBoxes > boxes[1])
+    return emitOpError() << "attribute 'max_output_boxes_per_class' ("
+                         << maxBoxes << ") must be in [0, " << boxes[1]
+                         << "], the number of boxes";
+  auto selectedType = cast<RankedTensorType>(getSelected().getType());
+  SmallVector<int64_t> shape = {boxes[0] * scores[1] * maxBoxes, 3};
+  if (!selectedType.getElementType().isSignlessInteger(64) ||
+      selectedType.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "result 'selected' must be a tensor<" << shape[0]
+                         << "x3xi64>, but got " << selectedType;
+  return success();
+}
+
+/// Whether box `a` and box `b` (4 floats each) overlap by more than
+/// `threshold`: ONNX Runtime's SuppressByIOU, step for step.
+static bool suppressByIOU(const float *a, const float *b, bool centerPoint,
+                          float threshold) {
+  float aMinX, aMaxX, bMinX, bMaxX, aMinY, aMaxY, bMinY, bMaxY;
+  if (!centerPoint) {
+    aMinX = std::min(a[1], a[3]), aMaxX = std::max(a[1], a[3]);
+    bMinX = std::min(b[1], b[3]), bMaxX = std::max(b[1], b[3]);
+  } else {
+    float aHalf = a[2] / 2, bHalf = b[2] / 2;
+    aMinX = a[0] - aHalf, aMaxX = a[0] + aHalf;
+    bMinX = b[0] - bHalf, bMaxX = b[0] + bHalf;
+  }
+  float minX = std::max(aMinX, bMinX), maxX = std::min(aMaxX, bMaxX);
+  if (maxX <= minX)
+    return false;
+  if (!centerPoint) {
+    aMinY = std::min(a[0], a[2]), aMaxY = std::max(a[0], a[2]);
+    bMinY = std::min(b[0], b[2]), bMaxY = std::max(b[0], b[2]);
+  } else {
+    float aHalf = a[3] / 2, bHalf = b[3] / 2;
+    aMinY = a[1] - aHalf, aMaxY = a[1] + aHalf;
+    bMinY = b[1] - bHalf, bMaxY = b[1] + bHalf;
+  }
+  float minY = std::max(aMinY, bMinY), maxY = std::min(aMaxY, bMaxY);
+  if (maxY <= minY)
+    return false;
+  float intersection = (maxX - minX) * (maxY - minY);
+  if (intersection <= 0.0f)
+    return false;
+  float areaA = (aMaxX - aMinX) * (aMaxY - aMinY);
+  float areaB = (bMaxX - bMinX) * (bMaxY - bMinY);
+  float unionArea = areaA + areaB - intersection;
+  if (areaA <= 0.0f || areaB <= 0.0f || unionArea <= 0.0f)
+    return false;
+  return intersection / unionArea > threshold;
+}
+
+LogicalResult
+NonMaxSuppressionOp::fold(FoldAdaptor adaptor,
+                          SmallVectorImpl<OpFoldResult> &results) {
+  auto selectedType = dyn_cast<RankedTensorType>(getSelected().getType());
+  auto countType = dyn_cast<RankedTensorType>(getCount().getType());
+  auto boxesAttr = dyn_cast_or_null<DenseElementsAttr>(adaptor.getBoxes());
+  auto scoresAttr = dyn_cast_or_null<DenseElementsAttr>(adaptor.getScores());
+  if (!selectedType || !countType || !boxesAttr || !scoresAttr ||
+      failed(verify()))
+    return failure();
+  ArrayRef<int64_t> scoresShape = getDims(getScores());
+  int64_t numBatches = scoresShape[0], numClasses = scoresShape[1],
+          numBoxes = scoresShape[2];
+  int64_t maxBoxes = getMaxOutputBoxesPerClass();
+  // A scan of the boxes per candidate taken, and an overlap test against
+  // each box selected.
+  int64_t work = numBatches * numClasses * numBoxes * (numBoxes + maxBoxes);
+  if (!withinFoldLimits({selectedType.getNumElements()}, work))
+    return failure();
+  SmallVector<float> boxes(boxesAttr.getValues<float>());
+  SmallVector<float> scores(scoresAttr.getValues<float>());
+  std::optional<float> scoreThreshold;
+  if (auto threshold = getScoreThresholdAttr())
+    scoreThreshold = threshold.getValueAsDouble();
+  float iouThreshold = getIouThreshold().convertToFloat();
+  bool centerPoint = getCenterPointBox();
+  SmallVector<int64_t> selected(selectedType.getNumElements(), 0);
+  int64_t count = 0;
+  for (int64_t b = 0; b < numBatches; ++b)
+    for (int64_t c = 0; c < numClasses; ++c) {
+      const float *classScores = &scores[(b * numClasses + c) * numBoxes];
+      const float *batchBoxes = &boxes[b * numBoxes * 4];
+      SmallVector<int64_t> order;
+      for (int64_t i = 0; i < numBoxes; ++i)
+        if (!std::isnan(classScores[i]) &&
+            (!scoreThreshold || classScores[i] > *scoreThreshold))
+          order.push_back(i);
+      std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
+        return classScores[i] > classScores[j];
+      });
+      int64_t classStart = count;
+      for (int64_t candidate : order) {
+        if (count - classStart == maxBoxes)
+          break;
+        bool keep = true;
+        for (int64_t s = classStart; keep && s < count; ++s)
+          keep = !suppressByIOU(&batchBoxes[selected[s * 3 + 2] * 4],
+                                &batchBoxes[candidate * 4], centerPoint,
+                                iouThreshold);
+        if (!keep)
+          continue;
+        selected[count * 3] = b;
+        selected[count * 3 + 1] = c;
+        selected[count * 3 + 2] = candidate;
+        ++count;
+      }
+    }
+  results.push_back(
+      DenseElementsAttr::get(selectedType, ArrayRef<int64_t>(selected)));
   results.push_back(DenseElementsAttr::get(countType, count));
   return success();
 }

@@ -292,7 +292,7 @@ def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("NonZero", ["a"], ["b"], name="nonzero"),
+        helper.make_node("Unique", ["a"], ["b"], name="unique"),
         helper.make_node("Relu", ["b"], ["c"], name="after"),
         helper.make_node("Det", ["c"], ["y"], name="det"),
     ]

@@ -211,4 +211,31 @@ def Graph_NonZeroOp : Graph_ComputeOp<"nonzero"> {
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_NonMaxSuppressionOp : Graph_ComputeOp<"non_max_suppression"> {
+  let summary = "boxes selected greedily by score, per batch and class";
+  let description = [{
+    ONNX NonMaxSuppression as ONNX Runtime computes it. `boxes` [B, N, 4]
+    (f32) are corners [y1, x1, y2, x2] in either order, or with
+    `center_point_box` [x_center, y_center, width, height]; `scores`
+    [B, C, N] (f32). For each batch b and class c in order, the boxes whose
+    score is above `score_threshold` (all but NaN without one) are taken
+    by decreasing score (equal scores by index), and a box is selected
+    unless its intersection over union with a box already selected for b
+    and c is above `iou_threshold`, until `max_output_boxes_per_class` are.
+
+    `selected` (i64) has shape [B * C * min(max_output_boxes_per_class, N),
+    3], the bound: its first `count` rows are [b, c, box index] in that
+    order, the rest zeros. `count` (a tensor<i64> of rank 0) is the
+    run-time extent of its dimension 0.
+  }];
+  let arguments = (ins AnyTensor:$boxes, AnyTensor:$scores,
+                   Graph_I64Attr:$max_output_boxes_per_class,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$iou_threshold,
+                   OptionalAttr<F32Attr>:$score_threshold,
+                   UnitAttr:$center_point_box);
+  let results = (outs AnyTensor:$selected, AnyTensor:$count);
+  let assemblyFormat = "$boxes `,` $scores attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD
