@@ -186,6 +186,14 @@ static LogicalResult readRunTimeExtents(func::FuncOp func,
     spec.extentOutputs.assign(extents.asArrayRef().begin(),
                               extents.asArrayRef().end());
   }
+  // Callers pass the model's own outputs first (ModelMetadata.h).
+  for (size_t i = 1; i < outputs.size(); ++i)
+    if (outputs[i - 1].isExtent && !outputs[i].isExtent) {
+      func.emitError() << "result " << i << " of @" << func.getSymName()
+                       << " follows an extent that " << kRunTimeExtentsAttrName
+                       << " names: the extents must be the last results";
+      return failure();
+    }
   return success();
 }
 

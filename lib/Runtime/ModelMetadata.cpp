@@ -147,6 +147,10 @@ static llvm::Error checkExtents(llvm::MutableArrayRef<TensorSpec> outputs) {
         return makeError("bad extents of output '" + spec.name + "'");
       outputs[extent].isExtent = true;
     }
+  for (size_t i = 1; i < outputs.size(); ++i)
+    if (outputs[i - 1].isExtent && !outputs[i].isExtent)
+      return makeError("output '" + outputs[i].name +
+                       "' follows an extent: the extents must come last");
   return llvm::Error::success();
 }
 

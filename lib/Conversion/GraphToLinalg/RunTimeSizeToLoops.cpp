@@ -28,6 +28,19 @@ using namespace mlir::graph;
 
 namespace {
 
+/// Replaces `op` by `result` and its extent `count` (an index), which
+/// becomes the tensor<i64> of rank 0 of the op's last result.
+static void replaceWithExtent(ConversionPatternRewriter &rewriter,
+                              Operation *op, Value result, Value count) {
+  Location loc = op->getLoc();
+  Value countI64 =
+      arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+  Value extent = tensor::FromElementsOp::create(
+      rewriter, loc, cast<RankedTensorType>(op->getResults().back().getType()),
+      ValueRange{countI64});
+  rewriter.replaceOp(op, ValueRange{result, extent});
+}
+
 /// Whether the compute scalar `v` is nonzero (NaN is).
 static Value isNonZero(OpBuilder &b, Location loc, Value v) {
   Type type = v.getType();
@@ -106,12 +119,7 @@ struct NonZeroToLoops : OpConversionPattern<NonZeroOp> {
       return {loop.getResult(0), loop.getResult(1)};
     };
     auto [result, count] = nest(rewriter, loc, 0, indices, zero);
-    Value countI64 =
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
-    Value countTensor = tensor::FromElementsOp::create(
-        rewriter, loc, cast<RankedTensorType>(op.getCount().getType()),
-        ValueRange{countI64});
-    rewriter.replaceOp(op, ValueRange{result, countTensor});
+    replaceWithExtent(rewriter, op, result, count);
     return success();
   }
 };
@@ -379,12 +387,7 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
       selected = batches.getResult(0);
       count = batches.getResult(1);
     }
-    Value countI64 =
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
-    Value countTensor = tensor::FromElementsOp::create(
-        rewriter, loc, cast<RankedTensorType>(op.getCount().getType()),
-        ValueRange{countI64});
-    rewriter.replaceOp(op, ValueRange{selected, countTensor});
+    replaceWithExtent(rewriter, op, selected, count);
     return success();
   }
 };
