@@ -193,30 +193,6 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
         return tensor::ExtractOp::create(b, l, boxes,
                                          ValueRange{bi, box, index(b, l, i)});
       };
-      auto minf = [&](Value x, Value y) -> Value {
-        return arith::SelectOp::create(
-            b, l, cmpf(b, l, arith::CmpFPredicate::OLT, y, x), y, x);
-      };
-      auto maxf = [&](Value x, Value y) -> Value {
-        return arith::SelectOp::create(
-            b, l, cmpf(b, l, arith::CmpFPredicate::OGT, y, x), y, x);
-      };
-      // [min, max] of box `box` along x (axis 0) or y (axis 1).
-      auto extent = [&](Value box, int axis) -> std::pair<Value, Value> {
-        if (!centerPoint) {
-          Value p = coord(box, axis == 0 ? 1 : 0),
-                q = coord(box, axis == 0 ? 3 : 2);
-          return {minf(p, q), maxf(p, q)};
-        }
-        Value centre = coord(box, axis), size = coord(box, axis + 2);
-        Value half = arith::DivFOp::create(b, l, size, fconst(b, l, 2.0));
-        return {arith::SubFOp::create(b, l, centre, half),
-                arith::AddFOp::create(b, l, centre, half)};
-      };
-      auto [kMinX, kMaxX] = extent(k, 0);
-      auto [jMinX, jMaxX] = extent(j, 0);
-      auto [kMinY, kMaxY] = extent(k, 1);
-      auto [jMinY, jMaxY] = extent(j, 1);
       // std::max/std::min as ONNX Runtime calls them: max(a, b) is
       // (a < b) ? b : a, min(a, b) is (b < a) ? b : a.
       auto stdMax = [&](Value x, Value y) -> Value {
@@ -227,6 +203,22 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
         return arith::SelectOp::create(
             b, l, cmpf(b, l, arith::CmpFPredicate::OLT, y, x), y, x);
       };
+      // [min, max] of box `box` along x (axis 0) or y (axis 1).
+      auto extent = [&](Value box, int axis) -> std::pair<Value, Value> {
+        if (!centerPoint) {
+          Value p = coord(box, axis == 0 ? 1 : 0),
+                q = coord(box, axis == 0 ? 3 : 2);
+          return {stdMin(p, q), stdMax(p, q)};
+        }
+        Value centre = coord(box, axis), size = coord(box, axis + 2);
+        Value half = arith::DivFOp::create(b, l, size, fconst(b, l, 2.0));
+        return {arith::SubFOp::create(b, l, centre, half),
+                arith::AddFOp::create(b, l, centre, half)};
+      };
+      auto [kMinX, kMaxX] = extent(k, 0);
+      auto [jMinX, jMaxX] = extent(j, 0);
+      auto [kMinY, kMaxY] = extent(k, 1);
+      auto [jMinY, jMaxY] = extent(j, 1);
       Value minX = stdMax(kMinX, jMinX), maxX = stdMin(kMaxX, jMaxX);
       Value minY = stdMax(kMinY, jMinY), maxY = stdMin(kMaxY, jMaxY);
       // Each `<= ... return false` of the reference is a condition that

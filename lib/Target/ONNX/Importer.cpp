@@ -320,12 +320,22 @@ LogicalResult Importer::setRunTimeSizeOutput(const onnx::NodeProto &node,
   StringRef name = node.output(index);
   if (name.empty())
     return success();
-  Entry &entry = values[name];
-  if (entry.value || entry.constant)
-    return nodeError(node, "value '" + name + "' is defined twice");
-  entry.value = value;
-  entry.runTimeExtent = std::make_pair(dim, count);
+  Entry *entry = defineEntry(node, name, value);
+  if (!entry)
+    return failure();
+  entry->runTimeExtent = std::make_pair(dim, count);
   return checkDeclaredType(node, name, type, dim);
+}
+
+Importer::Entry *Importer::defineEntry(const onnx::NodeProto &node,
+                                       StringRef name, Value value) {
+  Entry &entry = values[name];
+  if (entry.value || entry.constant) {
+    (void)nodeError(node, "value '" + name + "' is defined twice");
+    return nullptr;
+  }
+  entry.value = value;
+  return &entry;
 }
 
 LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
@@ -334,10 +344,10 @@ LogicalResult Importer::setOutput(const onnx::NodeProto &node, int index,
   // An optional output the model does not ask for.
   if (name.empty())
     return success();
-  Entry &entry = values[name];
-  if (entry.value || entry.constant)
-    return nodeError(node, "value '" + name + "' is defined twice");
-  entry.value = value;
+  Entry *defined = defineEntry(node, name, value);
+  if (!defined)
+    return failure();
+  Entry &entry = *defined;
   if (failed(checkDeclaredType(node, name, getType(value))))
     return failure();
   // Shape arithmetic on constants (integers and bools) becomes a constant

@@ -191,6 +191,9 @@ private:
   void countUses(const onnx::GraphProto &graph);
   void importNode(const onnx::NodeProto &node);
   void poisonOutputs(const onnx::NodeProto &node);
+  /// The entry of `name`, defined as `value`; null (reported) when `node`
+  /// defines it a second time.
+  Entry *defineEntry(const onnx::NodeProto &node, StringRef name, Value value);
   Value materialize(Entry &entry);
   LogicalResult checkDeclaredType(const onnx::NodeProto &node, StringRef name,
                                   RankedTensorType type,
