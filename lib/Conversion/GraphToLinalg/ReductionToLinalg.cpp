@@ -441,6 +441,135 @@ struct LogSoftmaxToLinalg : OpConversionPattern<LogSoftmaxOp> {
 
 namespace {
 
+/// The scans of each row of `x` along `axis` over its first `length`
+/// elements, writing the first `count` picks into `values` and `indices`
+/// (`shape`: the results' shape).
+static std::pair<Value, Value>
+buildTopKLoops(OpBuilder &rewriter, Location loc, Value x, Type graphType,
+               ArrayRef<int64_t> shape, int64_t axis, bool smallest,
+               Value length, Value count, Value values, Value indices) {
+  bool isUnsigned = isUnsignedGraphType(graphType);
+
+  auto cmp = [&](OpBuilder &b, Location l, bool greater, Value p, Value q) {
+    if (isa<FloatType>(p.getType()))
+      return Value(arith::CmpFOp::create(
+          b, l, greater ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+          p, q));
+    arith::CmpIPredicate predicate =
+        greater ? (isUnsigned ? arith::CmpIPredicate::ugt
+                              : arith::CmpIPredicate::sgt)
+                : (isUnsigned ? arith::CmpIPredicate::ult
+                              : arith::CmpIPredicate::slt);
+    return Value(arith::CmpIOp::create(b, l, predicate, p, q));
+  };
+  auto isNaN = [](OpBuilder &b, Location l, Value v) {
+    return Value(arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v));
+  };
+  // p ranks before q: NaN above every number.
+  auto ranksBefore = [&](OpBuilder &b, Location l, Value p, Value q) {
+    Value ordered = cmp(b, l, !smallest, p, q);
+    if (!isa<FloatType>(p.getType()))
+      return ordered;
+    Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
+    Value notNaN = arith::XOrIOp::create(
+        b, l, smallest ? pNaN : qNaN,
+        arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+    Value nanFirst =
+        arith::AndIOp::create(b, l, smallest ? qNaN : pNaN, notNaN);
+    return Value(arith::OrIOp::create(b, l, ordered, nanFirst));
+  };
+  auto equal = [&](OpBuilder &b, Location l, Value p, Value q) {
+    if (!isa<FloatType>(p.getType()))
+      return Value(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p, q));
+    Value same = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, p, q);
+    Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
+    Value bothNaN = arith::AndIOp::create(b, l, pNaN, qNaN);
+    return Value(arith::OrIOp::create(b, l, same, bothNaN));
+  };
+
+  Type computeType = getComputeElementType(graphType);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value noValue = createScalarConstant(rewriter, loc, computeType, 0);
+  Value falseValue =
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
+  SmallVector<Value> ivs(shape.size(), zero);
+
+  // The k scans of the row at `ivs` (its axis index aside).
+  auto selectRow = [&](OpBuilder &b, Location l, Value vs, Value is) {
+    auto scans = scf::ForOp::create(
+        b, l, zero, count, one, ValueRange{vs, is, noValue, zero},
+        [&](OpBuilder &b, Location l, Value j, ValueRange state) {
+          Value previous = state[2], previousIndex = state[3];
+          Value first =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, zero);
+          auto scan = scf::ForOp::create(
+              b, l, zero, length, one, ValueRange{falseValue, noValue, zero},
+              [&](OpBuilder &b, Location l, Value i, ValueRange best) {
+                SmallVector<Value> at(ivs);
+                at[axis] = i;
+                Value v = loadScalar(
+                    b, l, tensor::ExtractOp::create(b, l, x, at), graphType);
+                // Ranks after the previous pick: below it, or equal and
+                // later.
+                Value later = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ugt, i, previousIndex);
+                Value below = ranksBefore(b, l, previous, v);
+                Value same = equal(b, l, v, previous);
+                Value after = arith::OrIOp::create(
+                    b, l, below, arith::AndIOp::create(b, l, same, later));
+                Value eligible = arith::OrIOp::create(b, l, first, after);
+                Value notFound = arith::XOrIOp::create(
+                    b, l, best[0],
+                    arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+                Value better = arith::OrIOp::create(
+                    b, l, notFound, ranksBefore(b, l, v, best[1]));
+                Value take = arith::AndIOp::create(b, l, eligible, better);
+                scf::YieldOp::create(
+                    b, l,
+                    ValueRange{
+                        arith::OrIOp::create(b, l, best[0], take),
+                        arith::SelectOp::create(b, l, take, v, best[1]),
+                        arith::SelectOp::create(b, l, take, i, best[2])});
+              });
+          Value picked = scan.getResult(1), pickedIndex = scan.getResult(2);
+          SmallVector<Value> to(ivs);
+          to[axis] = j;
+          Value vs2 = tensor::InsertOp::create(
+              b, l, storeScalar(b, l, picked, graphType), state[0], to);
+          Value is2 = tensor::InsertOp::create(
+              b, l,
+              arith::IndexCastOp::create(b, l, b.getI64Type(), pickedIndex),
+              state[1], to);
+          scf::YieldOp::create(b, l, ValueRange{vs2, is2, picked, pickedIndex});
+        });
+    return std::make_pair(scans.getResult(0), scans.getResult(1));
+  };
+
+  // One loop per dimension but the axis, outermost first.
+  std::function<std::pair<Value, Value>(OpBuilder &, Location, size_t, Value,
+                                        Value)>
+      nest = [&](OpBuilder &b, Location l, size_t d, Value vs,
+                 Value is) -> std::pair<Value, Value> {
+    if (d == shape.size())
+      return selectRow(b, l, vs, is);
+    if (int64_t(d) == axis)
+      return nest(b, l, d + 1, vs, is);
+    Value upper = arith::ConstantIndexOp::create(b, l, shape[d]);
+    auto loop = scf::ForOp::create(
+        b, l, zero, upper, one, ValueRange{vs, is},
+        [&](OpBuilder &nested, Location nl, Value iv, ValueRange args) {
+          ivs[d] = iv;
+          auto [nextValues, nextIndices] =
+              nest(nested, nl, d + 1, args[0], args[1]);
+          ivs[d] = zero;
+          scf::YieldOp::create(nested, nl, ValueRange{nextValues, nextIndices});
+        });
+    return {loop.getResult(0), loop.getResult(1)};
+  };
+  return nest(rewriter, loc, 0, values, indices);
+}
+
 /// Selection of the k first elements of each row in top_k's order: k scans
 /// of the row, each taking the first element (in that order, then by
 /// index) that ranks after the one the previous scan took. O(k x n) per
@@ -459,142 +588,69 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
     if (axis < 0)
       axis += int64_t(shape.size());
     int64_t size = cast<RankedTensorType>(op.getX().getType()).getDimSize(axis);
-    Type graphType = valuesType.getElementType();
-    bool smallest = op.getSmallest(),
-         isUnsigned = isUnsignedGraphType(graphType);
-    Value x = adaptor.getX();
-
-    auto cmp = [&](OpBuilder &b, Location l, bool greater, Value p, Value q) {
-      if (isa<FloatType>(p.getType()))
-        return Value(arith::CmpFOp::create(b, l,
-                                           greater ? arith::CmpFPredicate::OGT
-                                                   : arith::CmpFPredicate::OLT,
-                                           p, q));
-      arith::CmpIPredicate predicate =
-          greater ? (isUnsigned ? arith::CmpIPredicate::ugt
-                                : arith::CmpIPredicate::sgt)
-                  : (isUnsigned ? arith::CmpIPredicate::ult
-                                : arith::CmpIPredicate::slt);
-      return Value(arith::CmpIOp::create(b, l, predicate, p, q));
-    };
-    auto isNaN = [](OpBuilder &b, Location l, Value v) {
-      return Value(
-          arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v));
-    };
-    // p ranks before q: NaN above every number.
-    auto ranksBefore = [&](OpBuilder &b, Location l, Value p, Value q) {
-      Value ordered = cmp(b, l, !smallest, p, q);
-      if (!isa<FloatType>(p.getType()))
-        return ordered;
-      Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
-      Value notNaN = arith::XOrIOp::create(
-          b, l, smallest ? pNaN : qNaN,
-          arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
-      Value nanFirst =
-          arith::AndIOp::create(b, l, smallest ? qNaN : pNaN, notNaN);
-      return Value(arith::OrIOp::create(b, l, ordered, nanFirst));
-    };
-    auto equal = [&](OpBuilder &b, Location l, Value p, Value q) {
-      if (!isa<FloatType>(p.getType()))
-        return Value(
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p, q));
-      Value same = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, p, q);
-      Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
-      Value bothNaN = arith::AndIOp::create(b, l, pNaN, qNaN);
-      return Value(arith::OrIOp::create(b, l, same, bothNaN));
-    };
-
     Value values =
         createEmptyTensor(rewriter, loc, getStorageTensorType(valuesType));
     Value indices = createEmptyTensor(
         rewriter, loc, cast<RankedTensorType>(op.getIndices().getType()));
-    Type computeType = getComputeElementType(graphType);
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value length = arith::ConstantIndexOp::create(rewriter, loc, size);
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, op.getK());
-    Value noValue = createScalarConstant(rewriter, loc, computeType, 0);
-    Value falseValue =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
-    SmallVector<Value> ivs(shape.size(), zero);
-
-    // The k scans of the row at `ivs` (its axis index aside).
-    auto selectRow = [&](OpBuilder &b, Location l, Value vs, Value is) {
-      auto scans = scf::ForOp::create(
-          b, l, zero, count, one, ValueRange{vs, is, noValue, zero},
-          [&](OpBuilder &b, Location l, Value j, ValueRange state) {
-            Value previous = state[2], previousIndex = state[3];
-            Value first =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, zero);
-            auto scan = scf::ForOp::create(
-                b, l, zero, length, one, ValueRange{falseValue, noValue, zero},
-                [&](OpBuilder &b, Location l, Value i, ValueRange best) {
-                  SmallVector<Value> at(ivs);
-                  at[axis] = i;
-                  Value v = loadScalar(
-                      b, l, tensor::ExtractOp::create(b, l, x, at), graphType);
-                  // Ranks after the previous pick: below it, or equal and
-                  // later.
-                  Value later = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::ugt, i, previousIndex);
-                  Value below = ranksBefore(b, l, previous, v);
-                  Value same = equal(b, l, v, previous);
-                  Value after = arith::OrIOp::create(
-                      b, l, below, arith::AndIOp::create(b, l, same, later));
-                  Value eligible = arith::OrIOp::create(b, l, first, after);
-                  Value notFound = arith::XOrIOp::create(
-                      b, l, best[0],
-                      arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
-                  Value better = arith::OrIOp::create(
-                      b, l, notFound, ranksBefore(b, l, v, best[1]));
-                  Value take = arith::AndIOp::create(b, l, eligible, better);
-                  scf::YieldOp::create(
-                      b, l,
-                      ValueRange{
-                          arith::OrIOp::create(b, l, best[0], take),
-                          arith::SelectOp::create(b, l, take, v, best[1]),
-                          arith::SelectOp::create(b, l, take, i, best[2])});
-                });
-            Value picked = scan.getResult(1), pickedIndex = scan.getResult(2);
-            SmallVector<Value> to(ivs);
-            to[axis] = j;
-            Value vs2 = tensor::InsertOp::create(
-                b, l, storeScalar(b, l, picked, graphType), state[0], to);
-            Value is2 = tensor::InsertOp::create(
-                b, l,
-                arith::IndexCastOp::create(b, l, b.getI64Type(), pickedIndex),
-                state[1], to);
-            scf::YieldOp::create(b, l,
-                                 ValueRange{vs2, is2, picked, pickedIndex});
-          });
-      return std::make_pair(scans.getResult(0), scans.getResult(1));
-    };
-
-    // One loop per dimension but the axis, outermost first.
-    std::function<std::pair<Value, Value>(OpBuilder &, Location, size_t, Value,
-                                          Value)>
-        nest = [&](OpBuilder &b, Location l, size_t d, Value vs,
-                   Value is) -> std::pair<Value, Value> {
-      if (d == shape.size())
-        return selectRow(b, l, vs, is);
-      if (int64_t(d) == axis)
-        return nest(b, l, d + 1, vs, is);
-      Value upper = arith::ConstantIndexOp::create(b, l, shape[d]);
-      auto loop = scf::ForOp::create(
-          b, l, zero, upper, one, ValueRange{vs, is},
-          [&](OpBuilder &nested, Location nl, Value iv, ValueRange args) {
-            ivs[d] = iv;
-            auto [nextValues, nextIndices] =
-                nest(nested, nl, d + 1, args[0], args[1]);
-            ivs[d] = zero;
-            scf::YieldOp::create(nested, nl,
-                                 ValueRange{nextValues, nextIndices});
-          });
-      return {loop.getResult(0), loop.getResult(1)};
-    };
-    auto [resultValues, resultIndices] =
-        nest(rewriter, loc, 0, values, indices);
+    auto [resultValues, resultIndices] = buildTopKLoops(
+        rewriter, loc, adaptor.getX(), valuesType.getElementType(), shape, axis,
+        op.getSmallest(), arith::ConstantIndexOp::create(rewriter, loc, size),
+        arith::ConstantIndexOp::create(rewriter, loc, op.getK()), values,
+        indices);
     rewriter.replaceOp(op, ValueRange{resultValues, resultIndices});
+    return success();
+  }
+};
+
+/// top_k's scans over the row's first `valid` elements, `count` of them;
+/// the results start as zeros, which the positions past `count` keep.
+struct TopKPrefixToLoops : OpConversionPattern<TopKPrefixOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TopKPrefixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+    ArrayRef<int64_t> shape = valuesType.getShape();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += int64_t(shape.size());
+    auto readIndex = [&](Value scalar, Value lo, Value hi) {
+      Value v = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          tensor::ExtractOp::create(rewriter, loc, scalar));
+      v = arith::MaxSIOp::create(rewriter, loc, v, lo);
+      return arith::MinSIOp::create(rewriter, loc, v, hi).getResult();
+    };
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value length =
+        readIndex(adaptor.getValid(), zero,
+                  arith::ConstantIndexOp::create(rewriter, loc, shape[axis]));
+    Value count = readIndex(adaptor.getK(), zero, length);
+    RankedTensorType storageType = getStorageTensorType(valuesType);
+    Value zeroValue =
+        createScalarConstant(rewriter, loc, storageType.getElementType(), 0);
+    Value zeroIndex =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
+    Value values =
+        linalg::FillOp::create(rewriter, loc, zeroValue,
+                               createEmptyTensor(rewriter, loc, storageType))
+            .getResult(0);
+    Value indices =
+        linalg::FillOp::create(rewriter, loc, zeroIndex,
+                               createEmptyTensor(rewriter, loc, indicesType))
+            .getResult(0);
+    auto [resultValues, resultIndices] = buildTopKLoops(
+        rewriter, loc, adaptor.getX(), valuesType.getElementType(), shape, axis,
+        op.getSmallest(), length, count, values, indices);
+    Value countI64 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+    Value extent = tensor::FromElementsOp::create(
+        rewriter, loc, cast<RankedTensorType>(op.getCount().getType()),
+        ValueRange{countI64});
+    rewriter.replaceOp(op, ValueRange{resultValues, resultIndices, extent});
     return success();
   }
 };
@@ -616,6 +672,7 @@ void mlir::graph::populateReductionToLinalgPatterns(
                                              ReduceKind::Prod);
   patterns.add<ArgReduceToLinalg<ArgMaxOp>>(converter, context, true);
   patterns.add<ArgReduceToLinalg<ArgMinOp>>(converter, context, false);
-  patterns.add<CumSumToLoops, LogSoftmaxToLinalg, TopKToLoops>(converter,
-                                                               context);
+  patterns
+      .add<CumSumToLoops, LogSoftmaxToLinalg, TopKToLoops, TopKPrefixToLoops>(
+          converter, context);
 }

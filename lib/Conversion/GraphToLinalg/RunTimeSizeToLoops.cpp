@@ -9,6 +9,7 @@
 // column of that count; the result starts as zeros, which the columns past
 // the final count keep. graph.non_max_suppression: loops over batches and
 // classes that carry the rows selected so far (below).
+// graph.concat_prefixes: a loop per input that copies its valid slices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -384,10 +385,69 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
   }
 };
 
+/// Each input's valid slices (its count, clamped into [0, bound]) copied
+/// one by one after those of the inputs before it; the rest stays zeros.
+struct ConcatPrefixesToLoops : OpConversionPattern<ConcatPrefixesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConcatPrefixesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto outputType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    if (!outputType)
+      return failure();
+    int64_t axis = op.getAxis(), rank = outputType.getRank();
+    Value zeroElement =
+        createScalarConstant(rewriter, loc, outputType.getElementType(), 0);
+    Value output =
+        linalg::FillOp::create(rewriter, loc, zeroElement,
+                               createEmptyTensor(rewriter, loc, outputType))
+            .getResult(0);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value offset = zero;
+    for (auto [input, count] :
+         llvm::zip_equal(adaptor.getInputs(), adaptor.getCounts())) {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(input.getType()).getShape();
+      Value extent = tensor::ExtractOp::create(rewriter, loc, count);
+      Value valid = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), extent);
+      valid = arith::MaxSIOp::create(rewriter, loc, valid, zero);
+      valid = arith::MinSIOp::create(
+          rewriter, loc, valid,
+          arith::ConstantIndexOp::create(rewriter, loc, shape[axis]));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(rewriter.getIndexAttr(d == axis ? 1 : shape[d]));
+      Value base = offset;
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, valid, one, ValueRange{output},
+          [&](OpBuilder &b, Location l, Value row, ValueRange args) {
+            SmallVector<OpFoldResult> from(rank, b.getIndexAttr(0)),
+                to(rank, b.getIndexAttr(0));
+            from[axis] = row;
+            to[axis] = arith::AddIOp::create(b, l, base, row).getResult();
+            Value slice = tensor::ExtractSliceOp::create(b, l, input, from,
+                                                         sizes, strides);
+            Value written = tensor::InsertSliceOp::create(b, l, slice, args[0],
+                                                          to, sizes, strides);
+            scf::YieldOp::create(b, l, written);
+          });
+      output = loop.getResult(0);
+      offset = arith::AddIOp::create(rewriter, loc, offset, valid);
+    }
+    replaceWithExtent(rewriter, op, output, offset);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::graph::populateRunTimeSizeToLoopsPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<NonZeroToLoops, NonMaxSuppressionToLoops>(converter,
-                                                         patterns.getContext());
+  patterns.add<NonZeroToLoops, NonMaxSuppressionToLoops, ConcatPrefixesToLoops>(
+      converter, patterns.getContext());
 }

@@ -132,6 +132,41 @@ mlir::graph::onnx_import::getAxes(Importer &importer,
   return std::optional<SmallVector<int64_t>>(*axes);
 }
 
+FailureOr<SmallVector<int64_t>> mlir::graph::onnx_import::readReduceAxes(
+    Importer &importer, const onnx::NodeProto &node, NodeAttributes &attrs,
+    int64_t rank, bool &identity) {
+  int64_t inputOpset = node.op_type() == "ReduceSum" ? 13 : 18;
+  FailureOr<std::optional<SmallVector<int64_t>>> axes =
+      getAxes(importer, node, attrs, inputOpset, 1);
+  FailureOr<int64_t> noop = attrs.getInt("noop_with_empty_axes", 0);
+  if (failed(axes) || failed(noop))
+    return failure();
+  identity = false;
+  SmallVector<int64_t> result;
+  if (!*axes || (*axes)->empty()) {
+    if (*noop) {
+      identity = true;
+      return result;
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      result.push_back(d);
+    return result;
+  }
+  SmallVector<bool> seen(rank, false);
+  for (int64_t axis : **axes) {
+    FailureOr<int64_t> d = normalizeAxis(importer, node, axis, rank);
+    if (failed(d))
+      return failure();
+    if (seen[*d])
+      return importer.nodeError(node, "axis " + Twine(axis) + " is repeated");
+    seen[*d] = true;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (seen[d])
+      result.push_back(d);
+  return result;
+}
+
 void mlir::graph::onnx_import::setIntsOutput(Importer &importer,
                                              const onnx::NodeProto &node,
                                              int index,

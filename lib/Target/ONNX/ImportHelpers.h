@@ -178,6 +178,13 @@ FailureOr<std::optional<SmallVector<int64_t>>>
 getConstantInts(Importer &importer, const onnx::NodeProto &node, int index,
                 StringRef what);
 
+/// The normalized, sorted axes of a reduction node, or nullopt (with
+/// `identity` set) when it reduces nothing.
+FailureOr<SmallVector<int64_t>> readReduceAxes(Importer &importer,
+                                               const onnx::NodeProto &node,
+                                               NodeAttributes &attrs,
+                                               int64_t rank, bool &identity);
+
 /// The axes of a reduction or of (Un)Squeeze: the `axes` attribute before
 /// `inputOpset`, the input `index` from it. `absent` when neither is given.
 FailureOr<std::optional<SmallVector<int64_t>>>

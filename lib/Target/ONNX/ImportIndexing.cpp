@@ -53,11 +53,30 @@ mlir::graph::onnx_import::importGather(Importer &importer,
   resultShape.append(indexShape.begin(), indexShape.end());
   resultShape.append(shape.begin() + *axis + 1, shape.end());
   OpBuilder &b = importer.getBuilder();
+  std::optional<Importer::RunTimeExtent> dataExtent =
+      importer.getRunTimeExtent(node, 0);
+  if (dataExtent && dataExtent->dim == *axis) {
+    // Data of run-time size along the axis: a negative index counts from
+    // its extent, not from its bound (the gather's own wrapping).
+    Type indexType = Importer::getType(*indices).getElementType();
+    Value extent = createCast(importer, node, dataExtent->count, indexType);
+    Value zero = createSplat(importer, node, {}, indexType, 0);
+    *indices = createWhere(
+        importer, node, createCompare<LessOp>(importer, node, *indices, zero),
+        createBinary<AddOp>(importer, node, *indices, extent), *indices);
+  }
   Value result = GatherOp::create(
       b, importer.getLoc(node),
       importer.getTensorType(resultShape,
                              Importer::getType(*data).getElementType()),
       *data, *indices, b.getI64IntegerAttr(*axis));
+  // Indices of run-time size (only with data of run-time size along the
+  // axis: otherwise the rule of ImportRunTimeSize.cpp gives the extent).
+  std::optional<Importer::RunTimeExtent> indicesExtent =
+      importer.getRunTimeExtent(node, 1);
+  if (dataExtent && dataExtent->dim == *axis && indicesExtent)
+    return importer.setRunTimeSizeOutput(
+        node, 0, result, *axis + indicesExtent->dim, indicesExtent->count);
   return importer.setOutput(node, 0, result);
 }
 

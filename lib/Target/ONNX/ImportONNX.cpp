@@ -115,7 +115,7 @@ FailureOr<RankedTensorType> Importer::checkInputShape(StringRef name,
 }
 
 FailureOr<RankedTensorType>
-Importer::getInputType(const onnx::ValueInfoProto &input) {
+Importer::getGraphInputType(const onnx::ValueInfoProto &input) {
   StringRef name = input.name();
   const onnx::TypeProto &type = input.type();
   if (!type.has_tensor_type())
@@ -295,7 +295,12 @@ void Importer::importNode(const onnx::NodeProto &node) {
       return;
     }
   }
-  if (failed(build(*this, node)))
+  bool readsRunTimeSize =
+      llvm::any_of(llvm::seq(node.input_size()), [&](int i) {
+        return getRunTimeExtent(node, i).has_value();
+      });
+  if (failed(readsRunTimeSize ? importRunTimeSized(node, build)
+                              : build(*this, node)))
     poisonOutputs(node);
 }
 
@@ -341,7 +346,7 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
       ok = false;
       continue;
     }
-    FailureOr<RankedTensorType> type = getInputType(*input);
+    FailureOr<RankedTensorType> type = getGraphInputType(*input);
     if (failed(type)) {
       ok = false;
       continue;
@@ -372,12 +377,12 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
   }
 
   SmallVector<Value> results;
-  struct RunTimeExtent {
+  struct ExtentResult {
     size_t output;
     int64_t dim;
     Value count;
   };
-  SmallVector<RunTimeExtent> runTimeExtents;
+  SmallVector<ExtentResult> runTimeExtents;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     auto it = values.find(output.name());
     if (it == values.end() ||
@@ -400,14 +405,14 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model) {
     }
     results.push_back(entry.value ? entry.value : materialize(entry));
     if (entry.runTimeExtent)
-      runTimeExtents.push_back({results.size() - 1, entry.runTimeExtent->first,
-                                entry.runTimeExtent->second});
+      runTimeExtents.push_back({results.size() - 1, entry.runTimeExtent->dim,
+                                entry.runTimeExtent->count});
   }
   if (hadError)
     return nullptr;
   // The extents of outputs of run-time size follow the model's outputs
   // (docs/architecture.md, "Outputs of run-time size").
-  for (const RunTimeExtent &extent : runTimeExtents)
+  for (const ExtentResult &extent : runTimeExtents)
     results.push_back(extent.count);
 
   auto ret = func::ReturnOp::create(builder, fileLoc, results);

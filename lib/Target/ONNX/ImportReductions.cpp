@@ -18,43 +18,6 @@ using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
 
-/// The normalized, sorted axes of a reduction node, or nullopt (with
-/// `identity` set) when it reduces nothing.
-static FailureOr<SmallVector<int64_t>>
-readReduceAxes(Importer &importer, const onnx::NodeProto &node,
-               NodeAttributes &attrs, int64_t rank, bool &identity) {
-  int64_t inputOpset = node.op_type() == "ReduceSum" ? 13 : 18;
-  FailureOr<std::optional<SmallVector<int64_t>>> axes =
-      getAxes(importer, node, attrs, inputOpset, 1);
-  FailureOr<int64_t> noop = attrs.getInt("noop_with_empty_axes", 0);
-  if (failed(axes) || failed(noop))
-    return failure();
-  identity = false;
-  SmallVector<int64_t> result;
-  if (!*axes || (*axes)->empty()) {
-    if (*noop) {
-      identity = true;
-      return result;
-    }
-    for (int64_t d = 0; d < rank; ++d)
-      result.push_back(d);
-    return result;
-  }
-  SmallVector<bool> seen(rank, false);
-  for (int64_t axis : **axes) {
-    FailureOr<int64_t> d = normalizeAxis(importer, node, axis, rank);
-    if (failed(d))
-      return failure();
-    if (seen[*d])
-      return importer.nodeError(node, "axis " + Twine(axis) + " is repeated");
-    seen[*d] = true;
-  }
-  for (int64_t d = 0; d < rank; ++d)
-    if (seen[d])
-      result.push_back(d);
-  return result;
-}
-
 LogicalResult
 mlir::graph::onnx_import::importReduce(Importer &importer,
                                        const onnx::NodeProto &node) {
@@ -151,6 +114,52 @@ mlir::graph::onnx_import::importArgReduce(Importer &importer,
 /// and later: an input whose value decides the output's shape). The values
 /// come sorted whatever `sorted` asks (unsorted output may be in any
 /// order).
+/// TopK whose result size only a run decides (graph.top_k_prefix): of a
+/// value of run-time size along `axis` (its extent `valid`), or with a K
+/// that is not a constant (before opset 10, the `k` attribute). K must not
+/// exceed the valid elements (ONNX): it is clamped to them.
+static LogicalResult importTopKPrefix(Importer &importer,
+                                      const onnx::NodeProto &node, Value x,
+                                      int64_t axis, bool smallest,
+                                      Value valid) {
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  RankedTensorType type = Importer::getType(x);
+  RankedTensorType scalar = importer.getTensorType({}, b.getI64Type());
+  auto constant = [&](int64_t v) {
+    return importer.createConstant(
+        node, DenseElementsAttr::get(scalar, b.getI64IntegerAttr(v)));
+  };
+  if (!valid)
+    valid = constant(type.getDimSize(axis));
+  Value k;
+  if (importer.getOpset() < 10) {
+    NodeAttributes attrs(importer, node);
+    k = constant(*attrs.getInt("k", -1));
+  } else {
+    FailureOr<Value> given = importer.getInput(node, 1);
+    if (failed(given))
+      return failure();
+    RankedTensorType kType = Importer::getType(*given);
+    if (kType.getNumElements() != 1 ||
+        !kType.getElementType().isSignlessInteger(64))
+      return importer.nodeError(node, "K must be an int64 tensor of one "
+                                      "element, but is " +
+                                          typeName(*given));
+    k = kType.getRank() == 0 ? *given
+                             : createReshape(importer, node, *given, {});
+  }
+  auto topK = TopKPrefixOp::create(
+      b, loc, type, importer.getTensorType(type.getShape(), b.getI64Type()),
+      scalar, x, valid, k, b.getI64IntegerAttr(axis),
+      smallest ? b.getUnitAttr() : UnitAttr());
+  if (failed(importer.setRunTimeSizeOutput(node, 0, topK.getValues(), axis,
+                                           topK.getCount())))
+    return failure();
+  return importer.setRunTimeSizeOutput(node, 1, topK.getIndices(), axis,
+                                       topK.getCount());
+}
+
 LogicalResult
 mlir::graph::onnx_import::importTopK(Importer &importer,
                                      const onnx::NodeProto &node) {
@@ -162,14 +171,6 @@ mlir::graph::onnx_import::importTopK(Importer &importer,
   if (failed(axisAttr) || failed(largest) || failed(kAttr) || failed(x) ||
       failed(checkNumeric(importer, node, *x, 0)))
     return failure();
-  int64_t k = *kAttr;
-  if (importer.getOpset() >= 10) {
-    const ConstantTensor *given = importer.getConstantInput(node, 1);
-    if (!given || given->getNumElements() != 1)
-      return importer.nodeError(node, "K must be a constant of one element "
-                                      "(the outputs' size depends on it)");
-    k = given->getInts()[0];
-  }
   RankedTensorType type = Importer::getType(*x);
   if (type.getRank() == 0)
     return importer.nodeError(node, "TopK of a scalar is not defined");
@@ -177,6 +178,28 @@ mlir::graph::onnx_import::importTopK(Importer &importer,
       normalizeAxis(importer, node, *axisAttr, type.getRank());
   if (failed(axis))
     return failure();
+  int64_t k = *kAttr;
+  std::optional<Importer::RunTimeExtent> extent =
+      importer.getRunTimeExtent(node, 0);
+  bool alongExtent = extent && extent->dim == *axis;
+  if (importer.getOpset() >= 10) {
+    const ConstantTensor *given = importer.getConstantInput(node, 1);
+    if (given && given->getNumElements() != 1)
+      return importer.nodeError(node, "K must have one element");
+    if (!given || alongExtent) {
+      if (extent && !alongExtent)
+        return importer.nodeError(
+            node, "K that only a run decides, of a value whose size only a "
+                  "run decides along another axis, is not supported");
+      return importTopKPrefix(importer, node, *x, *axis, !*largest,
+                              alongExtent ? extent->count : Value());
+    }
+    k = given->getInts()[0];
+  }
+  // K = 0 selects nothing: outputs of size 0 (through the prefix op's fold).
+  if (alongExtent || k == 0)
+    return importTopKPrefix(importer, node, *x, *axis, !*largest,
+                            alongExtent ? extent->count : Value());
   if (k < 1 || k > type.getDimSize(*axis))
     return importer.nodeError(node, "k " + Twine(k) + " is not in [1, " +
                                         Twine(type.getDimSize(*axis)) +

@@ -48,8 +48,35 @@ mlir::graph::onnx_import::importShape(Importer &importer,
   SmallVector<int64_t> dims;
   for (int64_t d = first; d < last; ++d)
     dims.push_back(shape[d]);
-  setIntsOutput(importer, node, 0, dims, {int64_t(dims.size())});
-  return success();
+  std::optional<Importer::RunTimeExtent> extent =
+      importer.getRunTimeExtent(node, 0);
+  if (!extent || extent->dim < first || extent->dim >= last) {
+    setIntsOutput(importer, node, 0, dims, {int64_t(dims.size())});
+    return success();
+  }
+  // A value of run-time size: its extent in place of its bound.
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  auto vectorType = [&](int64_t size) {
+    return importer.getTensorType({size}, b.getI64Type());
+  };
+  auto constant = [&](ArrayRef<int64_t> values) {
+    return importer.createConstant(
+        node, DenseElementsAttr::get(vectorType(values.size()), values));
+  };
+  int64_t at = extent->dim - first;
+  SmallVector<Value> parts;
+  if (at > 0)
+    parts.push_back(constant(ArrayRef(dims).take_front(at)));
+  parts.push_back(ReshapeOp::create(b, loc, vectorType(1), extent->count,
+                                    b.getDenseI64ArrayAttr({1})));
+  if (at + 1 < int64_t(dims.size()))
+    parts.push_back(constant(ArrayRef(dims).drop_front(at + 1)));
+  if (parts.size() == 1)
+    return importer.setOutput(node, 0, parts.front());
+  return importer.setOutput(node, 0,
+                            ConcatOp::create(b, loc, vectorType(dims.size()),
+                                             parts, b.getI64IntegerAttr(0)));
 }
 
 LogicalResult
@@ -58,9 +85,25 @@ mlir::graph::onnx_import::importSize(Importer &importer,
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(x))
     return failure();
-  setIntsOutput(importer, node, 0, {Importer::getType(*x).getNumElements()},
-                {});
-  return success();
+  RankedTensorType type = Importer::getType(*x);
+  std::optional<Importer::RunTimeExtent> extent =
+      importer.getRunTimeExtent(node, 0);
+  if (!extent) {
+    setIntsOutput(importer, node, 0, {type.getNumElements()}, {});
+    return success();
+  }
+  // A value of run-time size: its extent times the other dimensions.
+  int64_t others = 1;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (int64_t(d) != extent->dim)
+      others *= size;
+  OpBuilder &b = importer.getBuilder();
+  RankedTensorType scalar = importer.getTensorType({}, b.getI64Type());
+  Value factor = importer.createConstant(
+      node, DenseElementsAttr::get(scalar, b.getI64IntegerAttr(others)));
+  return importer.setOutput(
+      node, 0,
+      MulOp::create(b, importer.getLoc(node), scalar, extent->count, factor));
 }
 
 //===----------------------------------------------------------------------===//

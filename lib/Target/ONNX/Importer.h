@@ -118,6 +118,20 @@ public:
   /// compile-time tensor. Reports an error naming the node otherwise (an
   /// element type the dialect has no type for).
   FailureOr<Value> getInput(const onnx::NodeProto &node, int index);
+  /// The dimension of a value of run-time size whose extent a run decides,
+  /// and the tensor<i64> of rank 0 that holds the extent.
+  struct RunTimeExtent {
+    int64_t dim;
+    Value count;
+  };
+  /// The extent of input `index` of `node` when it has run-time size, or
+  /// nullopt. Only the importers that ImportRunTimeSize.cpp lets read such
+  /// a value see one.
+  std::optional<RunTimeExtent> getRunTimeExtent(const onnx::NodeProto &node,
+                                                int index) const;
+  /// The type of input `index` of `node`, defined (importNode checked it);
+  /// null for a compile-time tensor of a type the dialect has no type for.
+  RankedTensorType getInputType(const onnx::NodeProto &node, int index);
   /// Input `index` as a compile-time tensor, or null when it is not one: an
   /// initializer or Constant, or a value whose ops fold (shape arithmetic on
   /// static shapes, through the dialect's fold hooks).
@@ -178,18 +192,25 @@ private:
     /// The node that defines it failed; its users are skipped silently, the
     /// failure having been reported.
     bool poisoned = false;
-    /// For a value of run-time size: its dimension whose extent a run
-    /// decides, and the tensor<i64> that holds the extent.
-    std::optional<std::pair<int64_t, Value>> runTimeExtent;
+    /// For a value of run-time size: the dimension whose extent a run
+    /// decides, and that extent.
+    std::optional<RunTimeExtent> runTimeExtent;
   };
 
   LogicalResult readOpset(const onnx::ModelProto &model);
   LogicalResult addInitializers(const onnx::GraphProto &graph);
-  FailureOr<RankedTensorType> getInputType(const onnx::ValueInfoProto &input);
+  FailureOr<RankedTensorType>
+  getGraphInputType(const onnx::ValueInfoProto &input);
   FailureOr<RankedTensorType>
   checkInputShape(StringRef name, ArrayRef<int64_t> shape, Type elementType);
   void countUses(const onnx::GraphProto &graph);
   void importNode(const onnx::NodeProto &node);
+  /// Imports `node`, some of whose inputs have run-time size, through
+  /// `build` on their bounds, and gives its outputs their extents by the
+  /// rules of ImportRunTimeSize.cpp; refuses an operator without a rule.
+  LogicalResult importRunTimeSized(
+      const onnx::NodeProto &node,
+      LogicalResult (*build)(Importer &, const onnx::NodeProto &));
   void poisonOutputs(const onnx::NodeProto &node);
   /// The entry of `name`, defined as `value`; null (reported) when `node`
   /// defines it a second time.
@@ -233,6 +254,12 @@ private:
   /// --input-shape changed a static input dimension: the sizes that the model
   /// declares for other values may no longer hold.
   bool inputShapesChanged = false;
+  /// A node with inputs of run-time size is being built: getInput gives
+  /// their bounds.
+  bool readingRunTimeSize = false;
+  /// ... and its outputs' extents follow (importRunTimeSized): setOutput
+  /// neither checks their declared types nor folds them.
+  bool deferOutputChecks = false;
   bool hadError = false;
 };
 

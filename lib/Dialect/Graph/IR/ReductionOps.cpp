@@ -479,6 +479,51 @@ template <typename C> static bool ranksBefore(C a, C b, bool smallest) {
   return smallest ? a < b : a > b;
 }
 
+/// top_k's order over the first `valid` elements of each row of `x` along
+/// `axis`: the first `k` into `values` and `indices` (of `x`'s shape but
+/// `kBound` along `axis`), the rest left as they are. False for bool or
+/// beyond the fold limits.
+static bool foldTopK(const TypedTensor &x, int64_t axis, bool smallest,
+                     int64_t valid, int64_t k, int64_t kBound,
+                     TypedTensor &values, TypedTensor &indices) {
+  ArrayRef<int64_t> in = x.getShape();
+  int64_t outer = llvm::product_of(in.take_front(axis));
+  int64_t size = in[axis];
+  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
+  // A sort of each row: size * log(size) steps per row.
+  if (!withinFoldLimits({2 * values.getNumElements()},
+                        x.getNumElements() * (1 + llvm::Log2_64_Ceil(size))))
+    return false;
+  return dispatchKind(x.getKind(), [&](auto t) {
+    using T = decltype(t);
+    using C = ComputeType<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      return false;
+    } else {
+      SmallVector<int64_t> order(valid);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t n = 0; n < inner; ++n) {
+          auto at = [&](int64_t j) {
+            return widen(x.get<T>((o * size + j) * inner + n));
+          };
+          for (int64_t j = 0; j < valid; ++j)
+            order[j] = j;
+          std::stable_sort(order.begin(), order.end(),
+                           [&](int64_t a, int64_t b) {
+                             return ranksBefore<C>(at(a), at(b), smallest);
+                           });
+          for (int64_t j = 0; j < k; ++j) {
+            int64_t position = (o * kBound + j) * inner + n;
+            values.set<T>(position,
+                          x.get<T>((o * size + order[j]) * inner + n));
+            indices.set<int64_t>(position, order[j]);
+          }
+        }
+      return true;
+    }
+  });
+}
+
 LogicalResult TopKOp::fold(FoldAdaptor adaptor,
                            SmallVectorImpl<OpFoldResult> &results) {
   auto valuesType = dyn_cast<RankedTensorType>(getValues().getType());
@@ -486,50 +531,72 @@ LogicalResult TopKOp::fold(FoldAdaptor adaptor,
   std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
   if (!valuesType || !indicesType || !x || failed(verify()))
     return failure();
-  ArrayRef<int64_t> in = x->getShape();
-  int64_t axis = normalizedAxis(getAxis(), in.size());
-  int64_t outer = llvm::product_of(in.take_front(axis));
-  int64_t size = in[axis];
-  int64_t inner = llvm::product_of(in.drop_front(axis + 1));
-  int64_t k = getK();
-  // A sort of each row: size * log(size) steps per row.
-  if (!withinFoldLimits({2 * valuesType.getNumElements()},
-                        x->getNumElements() * (1 + llvm::Log2_64_Ceil(size))))
-    return failure();
-  bool smallest = getSmallest();
+  int64_t axis = normalizedAxis(getAxis(), x->getShape().size());
   TypedTensor values = TypedTensor::zeros(valuesType);
   TypedTensor indices = TypedTensor::zeros(indicesType);
-  bool ok = dispatchKind(x->getKind(), [&](auto t) {
-    using T = decltype(t);
-    using C = ComputeType<T>;
-    if constexpr (std::is_same_v<T, bool>) {
-      return false;
-    } else {
-      SmallVector<int64_t> order(size);
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t n = 0; n < inner; ++n) {
-          auto at = [&](int64_t j) {
-            return widen(x->get<T>((o * size + j) * inner + n));
-          };
-          for (int64_t j = 0; j < size; ++j)
-            order[j] = j;
-          std::stable_sort(order.begin(), order.end(),
-                           [&](int64_t a, int64_t b) {
-                             return ranksBefore<C>(at(a), at(b), smallest);
-                           });
-          for (int64_t j = 0; j < k; ++j) {
-            int64_t position = (o * k + j) * inner + n;
-            values.set<T>(position,
-                          x->get<T>((o * size + order[j]) * inner + n));
-            indices.set<int64_t>(position, order[j]);
-          }
-        }
-      return true;
-    }
-  });
-  if (!ok)
+  if (!foldTopK(*x, axis, getSmallest(), x->getShape()[axis], getK(), getK(),
+                values, indices))
     return failure();
   results.push_back(values.toAttr());
   results.push_back(indices.toAttr());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// graph.top_k_prefix
+//===----------------------------------------------------------------------===//
+
+LogicalResult TopKPrefixOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Numeric)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getValues(),
+                                  "result 'values'")))
+    return failure();
+  for (auto [value, what] : {std::pair(getValid(), "operand 'valid'"),
+                             std::pair(getK(), "operand 'k'"),
+                             std::pair(getCount(), "result 'count'")}) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getRank() != 0 || !type.getElementType().isSignlessInteger(64))
+      return emitOpError() << what
+                           << " must be a tensor<i64> of rank 0, but got "
+                           << type;
+  }
+  auto indicesType = cast<RankedTensorType>(getIndices().getType());
+  if (!indicesType.getElementType().isSignlessInteger(64))
+    return emitOpError() << "result 'indices' must be a tensor of i64, but got "
+                         << indicesType;
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.empty())
+    return emitOpError() << "operand 'x' must have rank >= 1";
+  if (failed(checkAxisIn(*this, "axis", getAxis(), in.size())))
+    return failure();
+  if (getDims(getValues()) != in || indicesType.getShape() != in)
+    return emitOpError() << "results must have shape " << formatDims(in);
+  return success();
+}
+
+LogicalResult TopKPrefixOp::fold(FoldAdaptor adaptor,
+                                 SmallVectorImpl<OpFoldResult> &results) {
+  auto valuesType = dyn_cast<RankedTensorType>(getValues().getType());
+  auto indicesType = dyn_cast<RankedTensorType>(getIndices().getType());
+  auto countType = dyn_cast<RankedTensorType>(getCount().getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  auto valid = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getValid());
+  auto k = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getK());
+  if (!valuesType || !indicesType || !countType || !x || !valid || !k ||
+      failed(verify()))
+    return failure();
+  int64_t axis = normalizedAxis(getAxis(), x->getShape().size());
+  int64_t size = x->getShape()[axis];
+  int64_t prefix = std::clamp<int64_t>(
+      (*valid.getValues<APInt>().begin()).getSExtValue(), 0, size);
+  int64_t count = std::clamp<int64_t>(
+      (*k.getValues<APInt>().begin()).getSExtValue(), 0, prefix);
+  TypedTensor values = TypedTensor::zeros(valuesType);
+  TypedTensor indices = TypedTensor::zeros(indicesType);
+  if (!foldTopK(*x, axis, getSmallest(), prefix, count, size, values, indices))
+    return failure();
+  results.push_back(values.toAttr());
+  results.push_back(indices.toAttr());
+  results.push_back(DenseElementsAttr::get(countType, count));
   return success();
 }

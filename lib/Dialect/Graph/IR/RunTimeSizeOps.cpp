@@ -225,3 +225,87 @@ NonMaxSuppressionOp::fold(FoldAdaptor adaptor,
   results.push_back(DenseElementsAttr::get(countType, count));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// graph.concat_prefixes
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatPrefixesOp::verify() {
+  // SameVariadicOperandSize splits an odd operand count silently.
+  if (getInputs().empty() || getNumOperands() != 2 * getInputs().size())
+    return emitOpError() << "needs one count per input, and an input";
+  for (Value count : getCounts())
+    if (failed(checkExtent(*this, count)))
+      return failure();
+  if (failed(checkExtent(*this, getCount())))
+    return failure();
+  auto first = cast<RankedTensorType>(getInputs().front().getType());
+  int64_t rank = first.getRank(), axis = getAxis();
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "attribute 'axis' (" << axis << ") must be in [0, "
+                         << rank << ")";
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    bool matches = type.getRank() == rank &&
+                   type.getElementType() == first.getElementType();
+    for (int64_t d = 0; matches && d < rank; ++d)
+      matches = d == axis || type.getDimSize(d) == first.getDimSize(d);
+    if (!matches)
+      return emitOpError() << "input " << i << " (" << type
+                           << ") must have the element type of input 0 and "
+                              "its sizes but along axis "
+                           << axis << " (" << first << ")";
+    shape[axis] += type.getDimSize(axis);
+  }
+  auto outputType = cast<RankedTensorType>(getOutput().getType());
+  auto expected = RankedTensorType::get(shape, first.getElementType());
+  if (outputType != expected)
+    return emitOpError() << "result 'output' must be " << expected
+                         << ", but got " << outputType;
+  return success();
+}
+
+LogicalResult ConcatPrefixesOp::fold(FoldAdaptor adaptor,
+                                     SmallVectorImpl<OpFoldResult> &results) {
+  auto outputType = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto countType = dyn_cast<RankedTensorType>(getCount().getType());
+  if (!outputType || !countType || failed(verify()) ||
+      !withinFoldLimits({outputType.getNumElements()},
+                        outputType.getNumElements()))
+    return failure();
+  SmallVector<TypedTensor> inputs;
+  SmallVector<int64_t> counts;
+  for (auto [input, count] :
+       llvm::zip_equal(adaptor.getInputs(), adaptor.getCounts())) {
+    std::optional<TypedTensor> value = readTypedTensor(input);
+    auto extent = dyn_cast_or_null<DenseIntElementsAttr>(count);
+    if (!value || !extent)
+      return failure();
+    inputs.push_back(std::move(*value));
+    counts.push_back((*extent.getValues<APInt>().begin()).getSExtValue());
+  }
+  ArrayRef<int64_t> shape = outputType.getShape();
+  int64_t axis = getAxis();
+  int64_t outer = llvm::product_of(shape.take_front(axis));
+  int64_t inner = llvm::product_of(shape.drop_front(axis + 1));
+  TypedTensor output = TypedTensor::zeros(outputType);
+  int64_t total = 0;
+  dispatchKind(output.getKind(), [&](auto t) {
+    using T = decltype(t);
+    for (auto [input, count] : llvm::zip_equal(inputs, counts)) {
+      int64_t bound = input.getShape()[axis];
+      int64_t valid = std::clamp<int64_t>(count, 0, bound);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t r = 0; r < valid; ++r)
+          for (int64_t i = 0; i < inner; ++i)
+            output.set<T>((o * shape[axis] + total + r) * inner + i,
+                          input.template get<T>((o * bound + r) * inner + i));
+      total += valid;
+    }
+  });
+  results.push_back(output.toAttr());
+  results.push_back(DenseElementsAttr::get(countType, total));
+  return success();
+}

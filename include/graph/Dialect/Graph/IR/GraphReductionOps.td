@@ -68,6 +68,27 @@ def Graph_TopKOp : Graph_ComputeOp<"top_k"> {
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_TopKPrefixOp : Graph_ComputeOp<"top_k_prefix"> {
+  let summary = "top_k of the first `valid` elements along `axis`, with a "
+                "run-time `k`: a result of run-time size";
+  let description = [{
+    top_k's order over the first `valid` elements of each row along `axis`
+    (a tensor<i64> of rank 0, clamped into [0, size]): the first `count`
+    positions of `values` and `indices` along `axis` are the `count`
+    elements that rank first, `count` = `k` (a tensor<i64> of rank 0)
+    clamped into [0, valid]; the positions after them are zeros. The
+    results have the shape of `x` (the bound): ONNX TopK of a value of
+    run-time size along its axis, or with a `K` that only a run decides.
+  }];
+  let arguments = (ins AnyTensor:$x, AnyTensor:$valid, AnyTensor:$k,
+                   DefaultValuedAttr<Graph_I64Attr, "-1">:$axis,
+                   UnitAttr:$smallest);
+  let results = (outs AnyTensor:$values, AnyTensor:$indices,
+                 AnyTensor:$count);
+  let assemblyFormat = "$x `,` $valid `,` $k attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 def Graph_CumSumOp : Graph_ComputeOp<"cumsum",
                                      [AllTypesMatch<["x", "output"]>]> {
   let summary = "cumulative sum along `axis`";

@@ -238,4 +238,23 @@ def Graph_NonMaxSuppressionOp : Graph_ComputeOp<"non_max_suppression"> {
                        "functional-type(operands, results)";
 }
 
+def Graph_ConcatPrefixesOp
+    : Graph_ComputeOp<"concat_prefixes", [SameVariadicOperandSize]> {
+  let summary = "the first `counts[i]` slices of each input along `axis`, "
+                "concatenated";
+  let description = [{
+    Concatenates values of run-time size along their dimension of run-time
+    size: `inputs[i]` (its bound) holds `counts[i]` (a tensor<i64> of rank
+    0, clamped into [0, bound]) valid slices along `axis`. `output` has the
+    bounds' sum along `axis`: the valid slices of each input in order, then
+    zeros. `count` is the sum of the counts, its extent. The inputs have
+    one element type and the same sizes along the other dimensions.
+  }];
+  let arguments = (ins Variadic<AnyTensor>:$inputs,
+                   Variadic<AnyTensor>:$counts, Graph_I64Attr:$axis);
+  let results = (outs AnyTensor:$output, AnyTensor:$count);
+  let assemblyFormat = "$inputs `counts` $counts attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHSHAPEOPS_TD

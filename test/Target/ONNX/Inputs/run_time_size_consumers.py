@@ -1,0 +1,333 @@
+#!/usr/bin/python3
+"""Nodes that read values of run-time size, for run-time-size-consumers.test:
+run_time_size_consumers.py GRAPH_RUN DIR [GRAPH_COMPILE] runs each case
+through graph-run at -O0 and -O3 (and, given GRAPH_COMPILE, from a shared
+library) against NumPy; run_time_size_consumers.py --refusals DIR writes
+the models that the import refuses, one per reason.
+
+Cases: torch.where's export (Greater, NonZero, Transpose, GatherND) with
+elementwise ops, Shape, Size, slices of the extent (from a start, and up
+to a negative end) and a reduction along another axis, with some and with
+no element selected; a detection head's post-processing after
+NonMaxSuppression (Gather of the selected box indices and classes, Squeeze,
+GatherND of the scores, Unsqueeze, Concat, Transpose, Softmax, TopK and
+ArgMax along the other axis, Reshape, Gather along the dimension of
+run-time size with a negative index); selections of separate extents
+concatenated along their dimension of run-time size with a static piece,
+with elements selected and with none; TopK along the dimension of
+run-time size with K computed from its Shape (more, fewer and no
+candidates than the limit), and of a static input with K a model input
+(none, some, all, equal values).
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+from case_runner import close, exact, run_cases  # noqa: E402
+from non_max_suppression import reference as nms_reference  # noqa: E402
+from nonzero import run_libraries  # noqa: E402
+
+F = np.float32
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13):
+    from onnx import helper
+    graph = helper.make_graph(
+        nodes, "consumers",
+        [helper.make_tensor_value_info(name, kind, shape)
+         for name, kind, shape in inputs],
+        [helper.make_tensor_value_info(name, kind, None)
+         for name, kind in outputs],
+        initializer=list(initializers))
+    return helper.make_model(graph,
+                             opset_imports=[helper.make_opsetid("", opset)])
+
+
+def ints(name, values, shape=None):
+    from onnx import TensorProto, helper
+    values = list(values)
+    return helper.make_tensor(name, TensorProto.INT64,
+                              [len(values)] if shape is None else shape,
+                              values)
+
+
+def where_model():
+    """torch.where(x > t): the indices, the values, and what is made of
+    them."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("Greater", ["x", "t"], ["mask"]),
+        helper.make_node("NonZero", ["mask"], ["nz"]),
+        helper.make_node("Transpose", ["nz"], ["idx"], perm=[1, 0]),
+        helper.make_node("GatherND", ["x", "idx"], ["values"]),
+        helper.make_node("Mul", ["values", "two"], ["doubled"]),
+        helper.make_node("Shape", ["idx"], ["shape"]),
+        helper.make_node("Size", ["idx"], ["size"]),
+        helper.make_node("Slice", ["doubled", "one", "four"], ["middle"]),
+        helper.make_node("Slice", ["values", "zero", "minus_one"],
+                         ["all_but_last"]),
+        helper.make_node("Cast", ["idx"], ["float_idx"], to=T.FLOAT),
+        helper.make_node("ReduceSum", ["float_idx", "one"], ["idx_sum"],
+                         keepdims=0),
+    ]
+    initializers = [
+        helper.make_tensor("t", T.FLOAT, [], [0.3]),
+        helper.make_tensor("two", T.FLOAT, [], [2.0]),
+        ints("zero", [0]), ints("one", [1]), ints("four", [4]),
+        ints("minus_one", [-1])]
+    outputs = [("idx", T.INT64), ("values", T.FLOAT), ("doubled", T.FLOAT),
+               ("shape", T.INT64), ("size", T.INT64), ("middle", T.FLOAT),
+               ("all_but_last", T.FLOAT), ("idx_sum", T.FLOAT)]
+    return model(nodes, [("x", T.FLOAT, [4, 5])], outputs, initializers)
+
+
+def where_reference(x):
+    idx = np.argwhere(x > F(0.3)).astype(np.int64)
+    values = x[x > F(0.3)]
+    return {"idx": idx, "values": values, "doubled": values * F(2),
+            "shape": np.array(idx.shape, np.int64),
+            "size": np.array(idx.size, np.int64),
+            "middle": (values * F(2))[1:4], "all_but_last": values[:-1],
+            "idx_sum": idx.sum(1).astype(F)}
+
+
+def concat_model():
+    """Selections of separate extents concatenated along their dimension
+    of run-time size, with a static piece between them (torchvision's
+    detection heads concatenate their per-class selections so)."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("Greater", ["x", "t"], ["above"]),
+        helper.make_node("Less", ["y", "minus_t"], ["below"]),
+        helper.make_node("NonZero", ["above"], ["nz_above"]),
+        helper.make_node("NonZero", ["below"], ["nz_below"]),
+        helper.make_node("Transpose", ["nz_above"], ["idx_above"],
+                         perm=[1, 0]),
+        helper.make_node("Transpose", ["nz_below"], ["idx_below"],
+                         perm=[1, 0]),
+        helper.make_node("GatherND", ["x", "idx_above"], ["x_values"]),
+        helper.make_node("GatherND", ["y", "idx_below"], ["y_values"]),
+        helper.make_node("Concat", ["x_values", "middle", "y_values"],
+                         ["values"], axis=0),
+        helper.make_node("Concat", ["idx_above", "idx_below"], ["indices"],
+                         axis=-2),
+        helper.make_node("Neg", ["values"], ["negated"]),
+    ]
+    initializers = [helper.make_tensor("t", T.FLOAT, [], [0.3]),
+                    helper.make_tensor("minus_t", T.FLOAT, [], [-0.5]),
+                    helper.make_tensor("middle", T.FLOAT, [2], [100, 200])]
+    return model(nodes, [("x", T.FLOAT, [4, 5]), ("y", T.FLOAT, [3, 3])],
+                 [("values", T.FLOAT), ("indices", T.INT64),
+                  ("negated", T.FLOAT)], initializers)
+
+
+def concat_reference(x, y):
+    values = np.concatenate([x[x > F(0.3)], np.array([100, 200], F),
+                             y[y < F(-0.5)]])
+    indices = np.concatenate([np.argwhere(x > F(0.3)),
+                              np.argwhere(y < F(-0.5))]).astype(np.int64)
+    return {"values": values, "indices": indices, "negated": -values}
+
+
+def top_k_model():
+    """torchvision's per-class candidates: the scores above a threshold,
+    the best min(their number, 3) of them by TopK, whose K is computed from
+    their Shape at run time; and TopK of a static input with K a model
+    input."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("Greater", ["x", "t"], ["above"]),
+        helper.make_node("NonZero", ["above"], ["nz"]),
+        helper.make_node("Transpose", ["nz"], ["idx"], perm=[1, 0]),
+        helper.make_node("GatherND", ["x", "idx"], ["scores"]),
+        helper.make_node("Shape", ["scores"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero_scalar"], ["n"], axis=0),
+        helper.make_node("Unsqueeze", ["n", "zero"], ["n1"]),
+        helper.make_node("Concat", ["limit", "n1"], ["both"], axis=0),
+        helper.make_node("ReduceMin", ["both"], ["k_scalar"], keepdims=0),
+        helper.make_node("Reshape", ["k_scalar", "one_shape"], ["k"]),
+        helper.make_node("TopK", ["scores", "k"], ["best", "best_index"]),
+        helper.make_node("Gather", ["idx", "best_index"], ["best_idx"]),
+        helper.make_node("TopK", ["y", "k_input"], ["lowest", "lowest_index"],
+                         largest=0),
+    ]
+    initializers = [helper.make_tensor("t", T.FLOAT, [], [0.3]),
+                    ints("zero_scalar", [0], []), ints("zero", [0]),
+                    ints("limit", [3]), ints("one_shape", [1])]
+    return model(nodes, [("x", T.FLOAT, [4, 5]), ("y", T.FLOAT, [2, 6]),
+                         ("k_input", T.INT64, [1])],
+                 [("best", T.FLOAT), ("best_index", T.INT64),
+                  ("best_idx", T.INT64), ("lowest", T.FLOAT),
+                  ("lowest_index", T.INT64)], initializers)
+
+
+def top_k_reference(x, y, k_input):
+    scores = x[x > F(0.3)]
+    order = np.argsort(-scores, kind="stable")[:min(len(scores), 3)]
+    idx = np.argwhere(x > F(0.3)).astype(np.int64)
+    lowest = np.argsort(y, axis=1, kind="stable")[:, :k_input]
+    return {"best": scores[order], "best_index": order.astype(np.int64),
+            "best_idx": idx[order],
+            "lowest": np.take_along_axis(y, lowest, 1),
+            "lowest_index": lowest.astype(np.int64)}
+
+
+def detection_model():
+    """After NonMaxSuppression: the selected boxes with their scores and
+    classes, as a detection head's export computes them."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("NonMaxSuppression",
+                         ["boxes", "scores", "limit", "iou"], ["selected"]),
+        helper.make_node("Gather", ["selected", "two_scalar"], ["box_index"],
+                         axis=1),
+        helper.make_node("Gather", ["selected", "one_scalar"], ["class"],
+                         axis=1),
+        helper.make_node("Squeeze", ["boxes", "zero"], ["all_boxes"]),
+        helper.make_node("Gather", ["all_boxes", "box_index"], ["picked"]),
+        helper.make_node("GatherND", ["scores", "selected"], ["score"]),
+        helper.make_node("Unsqueeze", ["score", "one"], ["score_column"]),
+        helper.make_node("Cast", ["class"], ["class_float"], to=T.FLOAT),
+        helper.make_node("Unsqueeze", ["class_float", "one"],
+                         ["class_column"]),
+        helper.make_node("Concat",
+                         ["picked", "score_column", "class_column"],
+                         ["detections"], axis=1),
+        helper.make_node("Transpose", ["detections"], ["by_column"]),
+        helper.make_node("Softmax", ["picked"], ["soft"], axis=1),
+        helper.make_node("TopK", ["picked", "k"], ["top", "top_index"],
+                         axis=1),
+        helper.make_node("ArgMax", ["picked"], ["widest"], axis=1,
+                         keepdims=0),
+        helper.make_node("Reshape", ["picked", "pairs"], ["corner_pairs"]),
+        # Along the dimension of run-time size: -1 counts from the extent.
+        helper.make_node("Gather", ["picked", "last_first"], ["ends"]),
+    ]
+    initializers = [
+        ints("limit", [3]), helper.make_tensor("iou", T.FLOAT, [1], [0.3]),
+        ints("two_scalar", [2], []), ints("one_scalar", [1], []),
+        ints("zero", [0]), ints("one", [1]), ints("k", [2]),
+        ints("pairs", [0, 2, 2]), ints("last_first", [-1, 0])]
+    outputs = [("selected", T.INT64), ("picked", T.FLOAT),
+               ("detections", T.FLOAT), ("by_column", T.FLOAT),
+               ("soft", T.FLOAT), ("top", T.FLOAT), ("top_index", T.INT64),
+               ("widest", T.INT64), ("corner_pairs", T.FLOAT),
+               ("ends", T.FLOAT)]
+    return model(nodes, [("boxes", T.FLOAT, [1, 12, 4]),
+                         ("scores", T.FLOAT, [1, 2, 12])],
+                 outputs, initializers)
+
+
+def detection_reference(boxes, scores):
+    selected = nms_reference(boxes, scores, 3, F(0.3), None, False)
+    picked = boxes[0][selected[:, 2]]
+    score = scores[selected[:, 0], selected[:, 1], selected[:, 2]]
+    detections = np.concatenate(
+        [picked, score[:, None], selected[:, 1:2].astype(F)], axis=1)
+    exp = np.exp(picked - picked.max(1, keepdims=True))
+    order = np.argsort(-picked, axis=1, kind="stable")[:, :2]
+    return {"selected": selected, "picked": picked, "detections": detections,
+            "by_column": detections.T, "soft": exp / exp.sum(1, keepdims=True),
+            "top": np.take_along_axis(picked, order, 1),
+            "top_index": order.astype(np.int64),
+            "widest": picked.argmax(1).astype(np.int64),
+            "corner_pairs": picked.reshape(-1, 2, 2),
+            "ends": picked[[-1, 0]]}
+
+
+def cases():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 5)).astype(F)
+    none = np.full((4, 5), -1.0, F)
+    boxes = np.zeros((1, 12, 4), F)
+    for i in range(12):
+        y, x0 = rng.uniform(0, 6, 2).astype(F)
+        h, w = rng.uniform(1, 3, 2).astype(F)
+        boxes[0, i] = [y, x0, y + h, x0 + w]
+    scores = rng.uniform(0, 1, (1, 2, 12)).astype(F)
+    # Softmax and Exp may differ from NumPy's in the last bits.
+    near = close(1e-5, 1e-6)
+    result = []
+    for name, x_value in [("where", x), ("where_none_selected", none)]:
+        result.append((name, where_model(), {"x": x_value},
+                       where_reference(x_value), near))
+    y = rng.standard_normal((3, 3)).astype(F)
+    result.append(("concat", concat_model(), {"x": x, "y": y},
+                   concat_reference(x, y), exact))
+    result.append(("concat_none_selected", concat_model(),
+                   {"x": none, "y": np.ones((3, 3), F)},
+                   concat_reference(none, np.ones((3, 3), F)),
+                   exact))
+    y6 = rng.standard_normal((2, 6)).astype(F)
+    y6[0, 1] = y6[0, 4]  # equal values: by index
+    for name, x_value, k in [("top_k", x, 4), ("top_k_none_selected", none, 0),
+                             ("top_k_fewer_than_limit", x * F(0.3), 6)]:
+        result.append((name, top_k_model(),
+                       {"x": x_value, "y": y6,
+                        "k_input": np.array([k], np.int64)},
+                       top_k_reference(x_value, y6, k), exact))
+    result.append(("detection", detection_model(),
+                   {"boxes": boxes, "scores": scores},
+                   detection_reference(boxes, scores), near))
+    return result
+
+
+def write_refusals(directory):
+    """One model per reason the import refuses a consumer."""
+    import onnx
+    from onnx import TensorProto as T, helper
+    x = [("x", T.FLOAT, [4, 5])]
+
+    def nonzero_then(nodes, initializers=(), inputs=x):
+        head = [helper.make_node("NonZero", ["x"], ["nz"]),
+                helper.make_node("Transpose", ["nz"], ["idx"])]
+        return model(head + nodes, inputs, [("out", T.INT64)], initializers)
+
+    refusals = {
+        # A reduction along the dimension would read the padding.
+        "reduce_along": nonzero_then(
+            [helper.make_node("ReduceSum", ["idx", "zero"], ["out"])],
+            [ints("zero", [0])]),
+        # NonZero of a value of run-time size (it would count the padding).
+        "nonzero_of_nonzero": nonzero_then(
+            [helper.make_node("NonZero", ["idx"], ["out"])]),
+        # A static operand of the bound's size.
+        "static_operand": nonzero_then(
+            [helper.make_node("Add", ["idx", "c"], ["out"])],
+            [ints("c", [0] * 40, [20, 2])]),
+        "concat_static": nonzero_then(
+            [helper.make_node("Concat", ["idx", "c"], ["out"], axis=1)],
+            [ints("c", [0] * 20, [20, 1])]),
+        "reshape_merge": nonzero_then(
+            [helper.make_node("Reshape", ["idx", "s"], ["out"])],
+            [ints("s", [-1])]),
+        "slice_step": nonzero_then(
+            [helper.make_node("Slice", ["idx", "a", "b", "a", "b"], ["out"])],
+            [ints("a", [0]), ints("b", [2])]),
+        # Two extents that the import cannot tell equal.
+        "two_extents": model(
+            [helper.make_node("NonZero", ["x"], ["a"]),
+             helper.make_node("NonZero", ["y"], ["b"]),
+             helper.make_node("Add", ["a", "b"], ["out"])],
+            x + [("y", T.FLOAT, [4, 5])], [("out", T.INT64)]),
+    }
+    for name, value in refusals.items():
+        onnx.save(value, os.path.join(directory, name + ".onnx"))
+    return 0
+
+
+def main():
+    if sys.argv[1] == "--refusals":
+        return write_refusals(sys.argv[2])
+    all_cases = cases()
+    status = run_cases(sys.argv[1], sys.argv[2], all_cases)
+    if len(sys.argv) > 3:
+        status |= run_libraries(sys.argv[3], sys.argv[1], sys.argv[2],
+                                all_cases)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
