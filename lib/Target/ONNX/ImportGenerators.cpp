@@ -31,8 +31,13 @@ LogicalResult
 mlir::graph::onnx_import::importConstantOfShape(Importer &importer,
                                                 const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
+  // The shape of a value of run-time size: a tensor of its bound, with its
+  // extent.
+  std::optional<Importer::RunTimeShape> runTimeShape =
+      importer.getRunTimeShape(node, 0);
   FailureOr<std::optional<SmallVector<int64_t>>> shape =
-      getConstantInts(importer, node, 0, "shape");
+      runTimeShape ? std::optional(runTimeShape->bounds)
+                   : getConstantInts(importer, node, 0, "shape");
   if (failed(shape))
     return failure();
   if (!*shape || !isValidShape(**shape, /*allowEmpty=*/true))
@@ -51,8 +56,11 @@ mlir::graph::onnx_import::importConstantOfShape(Importer &importer,
       return importer.nodeError(node, "the value's type is not supported");
     value = (*tensor)->getDoubles()[0];
   }
-  return importer.setOutput(
-      node, 0, createSplat(importer, node, **shape, element, value));
+  Value result = createSplat(importer, node, **shape, element, value);
+  if (runTimeShape)
+    return importer.setRunTimeSizeOutput(node, 0, result, runTimeShape->dim,
+                                         runTimeShape->count);
+  return importer.setOutput(node, 0, result);
 }
 
 LogicalResult

@@ -72,11 +72,14 @@ mlir::graph::onnx_import::importShape(Importer &importer,
                                     b.getDenseI64ArrayAttr({1})));
   if (at + 1 < int64_t(dims.size()))
     parts.push_back(constant(ArrayRef(dims).drop_front(at + 1)));
-  if (parts.size() == 1)
-    return importer.setOutput(node, 0, parts.front());
-  return importer.setOutput(node, 0,
-                            ConcatOp::create(b, loc, vectorType(dims.size()),
-                                             parts, b.getI64IntegerAttr(0)));
+  Value result = parts.size() == 1
+                     ? parts.front()
+                     : ConcatOp::create(b, loc, vectorType(dims.size()), parts,
+                                        b.getI64IntegerAttr(0))
+                           .getResult();
+  // ConstantOfShape, Expand and Reshape of it know its values but one.
+  return importer.setRunTimeShapeOutput(
+      node, 0, result, Importer::RunTimeShape{dims, at, extent->count});
 }
 
 LogicalResult

@@ -264,6 +264,26 @@ Importer::getRunTimeExtent(const onnx::NodeProto &node, int index) const {
   return it->second.runTimeExtent;
 }
 
+std::optional<Importer::RunTimeShape>
+Importer::getRunTimeShape(const onnx::NodeProto &node, int index) const {
+  if (!hasInput(node, index))
+    return std::nullopt;
+  auto it = values.find(node.input(index));
+  if (it == values.end())
+    return std::nullopt;
+  return it->second.runTimeShape;
+}
+
+LogicalResult Importer::setRunTimeShapeOutput(const onnx::NodeProto &node,
+                                              int index, Value value,
+                                              RunTimeShape shape) {
+  if (failed(setOutput(node, index, value)))
+    return failure();
+  if (!node.output(index).empty())
+    values[node.output(index)].runTimeShape = std::move(shape);
+  return success();
+}
+
 RankedTensorType Importer::getInputType(const onnx::NodeProto &node,
                                         int index) {
   Entry &entry = values[node.input(index)];

@@ -129,6 +129,20 @@ public:
   /// a value see one.
   std::optional<RunTimeExtent> getRunTimeExtent(const onnx::NodeProto &node,
                                                 int index) const;
+  /// A shape that only a run decides: the shape of a value of run-time
+  /// size (Shape of it), which is `bounds` but for element `dim`, the
+  /// extent `count`.
+  struct RunTimeShape {
+    SmallVector<int64_t> bounds;
+    int64_t dim;
+    Value count;
+  };
+  /// Input `index` of `node` when it is such a shape, or nullopt.
+  std::optional<RunTimeShape> getRunTimeShape(const onnx::NodeProto &node,
+                                              int index) const;
+  /// Defines output `index` of `node` as `value`, the run-time `shape`.
+  LogicalResult setRunTimeShapeOutput(const onnx::NodeProto &node, int index,
+                                      Value value, RunTimeShape shape);
   /// The type of input `index` of `node`, defined (importNode checked it);
   /// null for a compile-time tensor of a type the dialect has no type for.
   RankedTensorType getInputType(const onnx::NodeProto &node, int index);
@@ -195,6 +209,8 @@ private:
     /// For a value of run-time size: the dimension whose extent a run
     /// decides, and that extent.
     std::optional<RunTimeExtent> runTimeExtent;
+    /// For a shape tensor computed from such an extent: what it holds.
+    std::optional<RunTimeShape> runTimeShape;
   };
 
   LogicalResult readOpset(const onnx::ModelProto &model);

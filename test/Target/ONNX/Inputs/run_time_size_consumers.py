@@ -6,9 +6,9 @@ library) against NumPy; run_time_size_consumers.py --refusals DIR writes
 the models that the import refuses, one per reason.
 
 Cases: torch.where's export (Greater, NonZero, Transpose, GatherND) with
-elementwise ops, Shape, Size, slices of the extent (from a start, and up
-to a negative end) and a reduction along another axis, with some and with
-no element selected; a detection head's post-processing after
+elementwise ops, Shape, Size, ConstantOfShape of the Shape, slices of the
+extent (from a start, and up to a negative end) and a reduction along
+another axis, with some and with no element selected; a detection head's post-processing after
 NonMaxSuppression (Gather of the selected box indices and classes, Squeeze,
 GatherND of the scores, Unsqueeze, Concat, Transpose, Softmax, TopK and
 ArgMax along the other axis, Reshape, Gather along the dimension of
@@ -71,6 +71,9 @@ def where_model():
         helper.make_node("Cast", ["idx"], ["float_idx"], to=T.FLOAT),
         helper.make_node("ReduceSum", ["float_idx", "one"], ["idx_sum"],
                          keepdims=0),
+        # torch.full_like of the selection: the labels of a detection head.
+        helper.make_node("ConstantOfShape", ["shape"], ["labels"],
+                         value=helper.make_tensor("v", T.INT64, [1], [7])),
     ]
     initializers = [
         helper.make_tensor("t", T.FLOAT, [], [0.3]),
@@ -79,7 +82,8 @@ def where_model():
         ints("minus_one", [-1])]
     outputs = [("idx", T.INT64), ("values", T.FLOAT), ("doubled", T.FLOAT),
                ("shape", T.INT64), ("size", T.INT64), ("middle", T.FLOAT),
-               ("all_but_last", T.FLOAT), ("idx_sum", T.FLOAT)]
+               ("all_but_last", T.FLOAT), ("idx_sum", T.FLOAT),
+               ("labels", T.INT64)]
     return model(nodes, [("x", T.FLOAT, [4, 5])], outputs, initializers)
 
 
@@ -90,7 +94,8 @@ def where_reference(x):
             "shape": np.array(idx.shape, np.int64),
             "size": np.array(idx.size, np.int64),
             "middle": (values * F(2))[1:4], "all_but_last": values[:-1],
-            "idx_sum": idx.sum(1).astype(F)}
+            "idx_sum": idx.sum(1).astype(F),
+            "labels": np.full(idx.shape, 7, np.int64)}
 
 
 def concat_model():
