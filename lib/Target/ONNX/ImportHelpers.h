@@ -185,6 +185,12 @@ FailureOr<SmallVector<int64_t>> readReduceAxes(Importer &importer,
                                                NodeAttributes &attrs,
                                                int64_t rank, bool &identity);
 
+/// `x` with the elements at or past `count` along `dim` replaced by `fill`:
+/// the padding of a value of run-time size made harmless for an operator
+/// that would read it (NonZero, NonMaxSuppression's scores).
+Value maskPastExtent(Importer &importer, const onnx::NodeProto &node, Value x,
+                     int64_t dim, Value count, double fill);
+
 /// The axes of a reduction or of (Un)Squeeze: the `axes` attribute before
 /// `inputOpset`, the input `index` from it. `absent` when neither is given.
 FailureOr<std::optional<SmallVector<int64_t>>>

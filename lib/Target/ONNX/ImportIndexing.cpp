@@ -16,6 +16,7 @@
 #include "ImportHelpers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace mlir;
@@ -420,6 +421,10 @@ static LogicalResult importNonZero(Importer &importer,
   if (failed(input))
     return failure();
   Value x = *input;
+  // The padding of a value of run-time size is not an element: zeros.
+  if (std::optional<Importer::RunTimeExtent> extent =
+          importer.getRunTimeExtent(node, 0))
+    x = maskPastExtent(importer, node, x, extent->dim, extent->count, 0);
   RankedTensorType type = Importer::getType(x);
   if (type.getRank() == 0)
     x = createReshape(importer, node, x, {1});
@@ -460,6 +465,20 @@ static LogicalResult importNonMaxSuppression(Importer &importer,
         node, "boxes must be [B, N, 4] and scores [B, C, N], both float32; "
               "got " +
                   formatShape(boxesShape) + " and " + formatShape(scoresShape));
+  // Boxes of run-time size (a detection head's candidates): their padding
+  // gets NaN scores, which are never selected.
+  std::optional<Importer::RunTimeExtent> boxesExtent =
+      importer.getRunTimeExtent(node, 0);
+  std::optional<Importer::RunTimeExtent> scoresExtent =
+      importer.getRunTimeExtent(node, 1);
+  if ((boxesExtent && boxesExtent->dim != 1) ||
+      (scoresExtent && scoresExtent->dim != 2))
+    return importer.nodeError(node, "only the number of boxes may be of "
+                                    "run-time size");
+  if (boxesExtent || scoresExtent)
+    *scores = maskPastExtent(
+        importer, node, *scores, 2,
+        scoresExtent ? scoresExtent->count : boxesExtent->count, NAN);
   // An optional scalar input that must be a constant.
   auto readScalar = [&](int index, StringRef name,
                         std::optional<double> &value) -> LogicalResult {

@@ -23,6 +23,8 @@
 
 #include "llvm/ADT/StringSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
@@ -470,6 +472,8 @@ struct RuleTable {
     importers["Gather"] = importGatherAlongExtent;
     readers.insert("Shape");
     readers.insert("Size");
+    readers.insert("NonZero");
+    readers.insert("NonMaxSuppression");
   }
 };
 
@@ -479,6 +483,26 @@ const RuleTable &getRuleTable() {
 }
 
 } // namespace
+
+Value mlir::graph::onnx_import::maskPastExtent(Importer &importer,
+                                               const onnx::NodeProto &node,
+                                               Value x, int64_t dim,
+                                               Value count, double fill) {
+  RankedTensorType type = Importer::getType(x);
+  OpBuilder &b = importer.getBuilder();
+  SmallVector<int64_t> shape(type.getRank(), 1);
+  shape[dim] = type.getDimSize(dim);
+  SmallVector<int64_t> positions(shape[dim]);
+  std::iota(positions.begin(), positions.end(), 0);
+  Value iota = importer.createConstant(
+      node,
+      DenseElementsAttr::get(importer.getTensorType(shape, b.getI64Type()),
+                             ArrayRef<int64_t>(positions)));
+  Value valid = createCompare<LessOp>(importer, node, iota, count);
+  return createWhere(
+      importer, node, valid, x,
+      createSplat(importer, node, {}, type.getElementType(), fill));
+}
 
 LogicalResult Importer::importRunTimeSized(
     const onnx::NodeProto &node,

@@ -12,7 +12,9 @@ another axis, with some and with no element selected; a detection head's post-pr
 NonMaxSuppression (Gather of the selected box indices and classes, Squeeze,
 GatherND of the scores, Unsqueeze, Concat, Transpose, Softmax, TopK and
 ArgMax along the other axis, Reshape, Gather along the dimension of
-run-time size with a negative index); selections of separate extents
+run-time size with a negative index); NonZero of a selection (its
+padding is no element); NonMaxSuppression of the candidates above a
+score threshold; selections of separate extents
 concatenated along their dimension of run-time size with a static piece,
 with elements selected and with none; TopK along the dimension of
 run-time size with K computed from its Shape (more, fewer and no
@@ -71,6 +73,9 @@ def where_model():
         helper.make_node("Cast", ["idx"], ["float_idx"], to=T.FLOAT),
         helper.make_node("ReduceSum", ["float_idx", "one"], ["idx_sum"],
                          keepdims=0),
+        # NonZero of a value of run-time size: its padding is no element.
+        helper.make_node("Greater", ["values", "half"], ["large"]),
+        helper.make_node("NonZero", ["large"], ["large_at"]),
         # torch.full_like of the selection: the labels of a detection head.
         helper.make_node("ConstantOfShape", ["shape"], ["labels"],
                          value=helper.make_tensor("v", T.INT64, [1], [7])),
@@ -78,12 +83,13 @@ def where_model():
     initializers = [
         helper.make_tensor("t", T.FLOAT, [], [0.3]),
         helper.make_tensor("two", T.FLOAT, [], [2.0]),
+        helper.make_tensor("half", T.FLOAT, [], [0.5]),
         ints("zero", [0]), ints("one", [1]), ints("four", [4]),
         ints("minus_one", [-1])]
     outputs = [("idx", T.INT64), ("values", T.FLOAT), ("doubled", T.FLOAT),
                ("shape", T.INT64), ("size", T.INT64), ("middle", T.FLOAT),
                ("all_but_last", T.FLOAT), ("idx_sum", T.FLOAT),
-               ("labels", T.INT64)]
+               ("labels", T.INT64), ("large_at", T.INT64)]
     return model(nodes, [("x", T.FLOAT, [4, 5])], outputs, initializers)
 
 
@@ -95,7 +101,8 @@ def where_reference(x):
             "size": np.array(idx.size, np.int64),
             "middle": (values * F(2))[1:4], "all_but_last": values[:-1],
             "idx_sum": idx.sum(1).astype(F),
-            "labels": np.full(idx.shape, 7, np.int64)}
+            "labels": np.full(idx.shape, 7, np.int64),
+            "large_at": np.array(np.nonzero(values > F(0.5)), np.int64)}
 
 
 def concat_model():
@@ -179,6 +186,38 @@ def top_k_reference(x, y, k_input):
             "lowest_index": lowest.astype(np.int64)}
 
 
+def candidates_model():
+    """NonMaxSuppression of the candidates above a score threshold, whose
+    number only a run decides."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("Greater", ["scores", "t"], ["above"]),
+        helper.make_node("NonZero", ["above"], ["nz"]),
+        helper.make_node("Squeeze", ["nz", "zero"], ["idx"]),
+        helper.make_node("Gather", ["boxes", "idx"], ["candidate_boxes"]),
+        helper.make_node("Gather", ["scores", "idx"], ["candidate_scores"]),
+        helper.make_node("Unsqueeze", ["candidate_boxes", "zero"], ["b3"]),
+        helper.make_node("Reshape", ["candidate_scores", "score_shape"],
+                         ["s3"]),
+        helper.make_node("NonMaxSuppression", ["b3", "s3", "limit", "iou"],
+                         ["selected"]),
+    ]
+    initializers = [helper.make_tensor("t", T.FLOAT, [], [0.3]),
+                    ints("zero", [0]), ints("score_shape", [1, 1, -1]),
+                    ints("limit", [3]),
+                    helper.make_tensor("iou", T.FLOAT, [1], [0.3])]
+    return model(nodes, [("boxes", T.FLOAT, [12, 4]),
+                         ("scores", T.FLOAT, [12])],
+                 [("selected", T.INT64)], initializers, opset=13)
+
+
+def candidates_reference(boxes, scores):
+    keep = np.nonzero(scores > F(0.3))[0]
+    return {"selected": nms_reference(boxes[keep][None],
+                                      scores[keep][None, None], 3, F(0.3),
+                                      None, False)}
+
+
 def detection_model():
     """After NonMaxSuppression: the selected boxes with their scores and
     classes, as a detection head's export computes them."""
@@ -245,6 +284,9 @@ def detection_reference(boxes, scores):
 def cases():
     rng = np.random.default_rng(5)
     x = rng.standard_normal((4, 5)).astype(F)
+    # The padding of the selections reads x[0, 0]: large, so that an
+    # operator that read the padding would count it.
+    x[0, 0] = F(2.0)
     none = np.full((4, 5), -1.0, F)
     boxes = np.zeros((1, 12, 4), F)
     for i in range(12):
@@ -273,6 +315,9 @@ def cases():
                        {"x": x_value, "y": y6,
                         "k_input": np.array([k], np.int64)},
                        top_k_reference(x_value, y6, k), exact))
+    result.append(("nms_of_candidates", candidates_model(),
+                   {"boxes": boxes[0], "scores": scores[0, 0]},
+                   candidates_reference(boxes[0], scores[0, 0]), exact))
     result.append(("detection", detection_model(),
                    {"boxes": boxes, "scores": scores},
                    detection_reference(boxes, scores), near))
@@ -295,9 +340,6 @@ def write_refusals(directory):
         "reduce_along": nonzero_then(
             [helper.make_node("ReduceSum", ["idx", "zero"], ["out"])],
             [ints("zero", [0])]),
-        # NonZero of a value of run-time size (it would count the padding).
-        "nonzero_of_nonzero": nonzero_then(
-            [helper.make_node("NonZero", ["idx"], ["out"])]),
         # A static operand of the bound's size.
         "static_operand": nonzero_then(
             [helper.make_node("Add", ["idx", "c"], ["out"])],
