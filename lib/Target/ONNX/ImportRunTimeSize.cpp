@@ -353,16 +353,17 @@ FailureOr<bool> importConcatOfPrefixes(Importer &importer,
     inputs.push_back(*input);
     counts.push_back(
         extent ? extent->count
-               : importer.createConstant(
-                     node,
-                     DenseElementsAttr::get(
-                         scalar, b.getI64IntegerAttr(type.getDimSize(*axis)))));
+               : importer.getConstantExtent(node, type.getDimSize(*axis)));
   }
   auto op = ConcatPrefixesOp::create(
       b, loc, TypeRange{importer.getTensorType(shape, elementType), scalar},
       inputs, counts, b.getI64IntegerAttr(*axis));
-  if (failed(importer.setRunTimeSizeOutput(node, 0, op.getOutput(), *axis,
-                                           op.getCount())))
+  // The op's count, as one value for every Concat of the same extents.
+  Value count = counts.front();
+  for (Value next : ArrayRef(counts).drop_front())
+    count = importer.addExtents(node, count, next);
+  if (failed(
+          importer.setRunTimeSizeOutput(node, 0, op.getOutput(), *axis, count)))
     return failure();
   return true;
 }
@@ -521,6 +522,9 @@ LogicalResult Importer::importRunTimeSized(
     if (failed(imported) || *imported)
       return imported;
   }
+  // They read the extents of their inputs themselves.
+  if (table.readers.contains(node.op_type()))
+    return buildReading(build, /*defer=*/false);
   SizedInputs sized;
   std::string first;
   for (int i = 0; i < node.input_size(); ++i) {
@@ -540,8 +544,6 @@ LogicalResult Importer::importRunTimeSized(
     return nodeError(node, "input '" + first +
                                "' has a size that only a run decides; " + why);
   };
-  if (table.readers.contains(node.op_type()))
-    return buildReading(build, /*defer=*/false);
   auto rule = table.rules.find(node.op_type());
   if (rule == table.rules.end())
     return refuse(node.op_type() + " cannot take such a value yet (a model "

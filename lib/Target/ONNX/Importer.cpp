@@ -274,6 +274,22 @@ Importer::getRunTimeShape(const onnx::NodeProto &node, int index) const {
   return it->second.runTimeShape;
 }
 
+Value Importer::addExtents(const onnx::NodeProto &node, Value a, Value b) {
+  Value &sum = extentSums[{a, b}];
+  if (!sum)
+    sum = AddOp::create(builder, getLoc(node), a.getType(), a, b);
+  return sum;
+}
+
+Value Importer::getConstantExtent(const onnx::NodeProto &node, int64_t size) {
+  Value &extent = constantExtents[size];
+  if (!extent)
+    extent = createConstant(
+        node, DenseElementsAttr::get(getTensorType({}, builder.getI64Type()),
+                                     builder.getI64IntegerAttr(size)));
+  return extent;
+}
+
 LogicalResult Importer::setRunTimeShapeOutput(const onnx::NodeProto &node,
                                               int index, Value value,
                                               RunTimeShape shape) {

@@ -129,6 +129,12 @@ public:
   /// a value see one.
   std::optional<RunTimeExtent> getRunTimeExtent(const onnx::NodeProto &node,
                                                 int index) const;
+  /// The sum of two extents (tensor<i64> of rank 0), built once per pair:
+  /// the rules compare extents by identity, so sums of the same extents
+  /// (two Concats of one set of selections) must be one value.
+  Value addExtents(const onnx::NodeProto &node, Value a, Value b);
+  /// The extent `size` as a constant, built once per size.
+  Value getConstantExtent(const onnx::NodeProto &node, int64_t size);
   /// A shape that only a run decides: the shape of a value of run-time
   /// size (Shape of it), which is `bounds` but for element `dim`, the
   /// extent `count`.
@@ -264,6 +270,9 @@ private:
   std::deque<std::vector<char>> ownedStorage;
   /// Values the importer folded, by value: their constants.
   llvm::DenseMap<Value, const ConstantTensor *> foldedValues;
+  /// addExtents and getConstantExtent's values.
+  llvm::DenseMap<std::pair<Value, Value>, Value> extentSums;
+  llvm::DenseMap<int64_t, Value> constantExtents;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> externalFiles;
   /// The index of the node being imported, to name a node without a name.
   size_t currentNode = 0;

@@ -15,8 +15,9 @@ ArgMax along the other axis, Reshape, Gather along the dimension of
 run-time size with a negative index); NonZero of a selection (its
 padding is no element); NonMaxSuppression of the candidates above a
 score threshold; selections of separate extents
-concatenated along their dimension of run-time size with a static piece,
-with elements selected and with none; TopK along the dimension of
+concatenated along their dimension of run-time size with a static piece
+(and a second Concat of the same selections, of the same extent), with
+elements selected and with none; TopK along the dimension of
 run-time size with K computed from its Shape (more, fewer and no
 candidates than the limit), and of a static input with K a model input
 (none, some, all, equal values).
@@ -126,13 +127,20 @@ def concat_model():
         helper.make_node("Concat", ["idx_above", "idx_below"], ["indices"],
                          axis=-2),
         helper.make_node("Neg", ["values"], ["negated"]),
+        # A second Concat of the same selections has the same extent.
+        helper.make_node("Mul", ["x_values", "two"], ["x_doubled"]),
+        helper.make_node("Mul", ["y_values", "two"], ["y_doubled"]),
+        helper.make_node("Concat", ["x_doubled", "middle", "y_doubled"],
+                         ["doubled"], axis=0),
+        helper.make_node("Add", ["values", "doubled"], ["sum"]),
     ]
     initializers = [helper.make_tensor("t", T.FLOAT, [], [0.3]),
+                    helper.make_tensor("two", T.FLOAT, [], [2.0]),
                     helper.make_tensor("minus_t", T.FLOAT, [], [-0.5]),
                     helper.make_tensor("middle", T.FLOAT, [2], [100, 200])]
     return model(nodes, [("x", T.FLOAT, [4, 5]), ("y", T.FLOAT, [3, 3])],
                  [("values", T.FLOAT), ("indices", T.INT64),
-                  ("negated", T.FLOAT)], initializers)
+                  ("negated", T.FLOAT), ("sum", T.FLOAT)], initializers)
 
 
 def concat_reference(x, y):
@@ -140,7 +148,10 @@ def concat_reference(x, y):
                              y[y < F(-0.5)]])
     indices = np.concatenate([np.argwhere(x > F(0.3)),
                               np.argwhere(y < F(-0.5))]).astype(np.int64)
-    return {"values": values, "indices": indices, "negated": -values}
+    doubled = np.concatenate([x[x > F(0.3)] * F(2), np.array([100, 200], F),
+                              y[y < F(-0.5)] * F(2)])
+    return {"values": values, "indices": indices, "negated": -values,
+            "sum": values + doubled}
 
 
 def top_k_model():
