@@ -112,6 +112,11 @@ Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// An integer or index constant.
 Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
 
+/// Replaces `op`, an op of run-time size whose last result is its extent,
+/// by `results` and the extent `count` (an index) as that tensor<i64>.
+void replaceWithExtent(ConversionPatternRewriter &rewriter, Operation *op,
+                       ValueRange results, Value count);
+
 /// Scalar float arithmetic in the compute type `type` at `loc`: the
 /// vocabulary of the bodies that compute positions and interpolate
 /// (grid_sample, roi_align).

@@ -205,3 +205,17 @@ Value FloatScalarBuilder::clamp(Value v, Value lo, Value hi) {
   return arith::MinNumFOp::create(b, loc,
                                   arith::MaxNumFOp::create(b, loc, v, lo), hi);
 }
+
+void mlir::graph::replaceWithExtent(ConversionPatternRewriter &rewriter,
+                                    Operation *op, ValueRange results,
+                                    Value count) {
+  Location loc = op->getLoc();
+  Value countI64 =
+      arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+  Value extent = tensor::FromElementsOp::create(
+      rewriter, loc, cast<RankedTensorType>(op->getResults().back().getType()),
+      ValueRange{countI64});
+  SmallVector<Value> replacements(results);
+  replacements.push_back(extent);
+  rewriter.replaceOp(op, replacements);
+}

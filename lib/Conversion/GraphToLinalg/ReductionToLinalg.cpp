@@ -645,12 +645,7 @@ struct TopKPrefixToLoops : OpConversionPattern<TopKPrefixOp> {
     auto [resultValues, resultIndices] = buildTopKLoops(
         rewriter, loc, adaptor.getX(), valuesType.getElementType(), shape, axis,
         op.getSmallest(), length, count, values, indices);
-    Value countI64 =
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
-    Value extent = tensor::FromElementsOp::create(
-        rewriter, loc, cast<RankedTensorType>(op.getCount().getType()),
-        ValueRange{countI64});
-    rewriter.replaceOp(op, ValueRange{resultValues, resultIndices, extent});
+    replaceWithExtent(rewriter, op, {resultValues, resultIndices}, count);
     return success();
   }
 };

@@ -29,19 +29,6 @@ using namespace mlir::graph;
 
 namespace {
 
-/// Replaces `op` by `result` and its extent `count` (an index), which
-/// becomes the tensor<i64> of rank 0 of the op's last result.
-static void replaceWithExtent(ConversionPatternRewriter &rewriter,
-                              Operation *op, Value result, Value count) {
-  Location loc = op->getLoc();
-  Value countI64 =
-      arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
-  Value extent = tensor::FromElementsOp::create(
-      rewriter, loc, cast<RankedTensorType>(op->getResults().back().getType()),
-      ValueRange{countI64});
-  rewriter.replaceOp(op, ValueRange{result, extent});
-}
-
 /// Whether the compute scalar `v` is nonzero (NaN is).
 static Value isNonZero(OpBuilder &b, Location loc, Value v) {
   Type type = v.getType();
@@ -120,7 +107,7 @@ struct NonZeroToLoops : OpConversionPattern<NonZeroOp> {
       return {loop.getResult(0), loop.getResult(1)};
     };
     auto [result, count] = nest(rewriter, loc, 0, indices, zero);
-    replaceWithExtent(rewriter, op, result, count);
+    replaceWithExtent(rewriter, op, {result}, count);
     return success();
   }
 };
@@ -380,7 +367,7 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
       selected = batches.getResult(0);
       count = batches.getResult(1);
     }
-    replaceWithExtent(rewriter, op, selected, count);
+    replaceWithExtent(rewriter, op, {selected}, count);
     return success();
   }
 };
@@ -439,7 +426,7 @@ struct ConcatPrefixesToLoops : OpConversionPattern<ConcatPrefixesOp> {
       output = loop.getResult(0);
       offset = arith::AddIOp::create(rewriter, loc, offset, valid);
     }
-    replaceWithExtent(rewriter, op, output, offset);
+    replaceWithExtent(rewriter, op, {output}, offset);
     return success();
   }
 };

@@ -368,42 +368,30 @@ FailureOr<bool> importConcatOfPrefixes(Importer &importer,
   return true;
 }
 
-/// TopK along the dimension of run-time size: its importer builds
-/// graph.top_k_prefix over the valid elements. False along another axis.
-FailureOr<bool> importTopKAlongExtent(Importer &importer,
-                                      const onnx::NodeProto &node) {
+/// Whether input 0 of `node` has run-time size along the node's `axis`
+/// attribute (`defaultAxis` when absent).
+FailureOr<bool> isAlongExtent(Importer &importer, const onnx::NodeProto &node,
+                              int64_t defaultAxis) {
   std::optional<Importer::RunTimeExtent> extent =
       importer.getRunTimeExtent(node, 0);
   NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> axis = attrs.getInt("axis", -1);
+  FailureOr<int64_t> axis = attrs.getInt("axis", defaultAxis);
   if (failed(axis))
     return failure();
   if (*axis < 0)
     *axis += importer.getInputType(node, 0).getRank();
-  if (!extent || extent->dim != *axis)
-    return false;
-  if (failed(importTopK(importer, node)))
-    return failure();
-  return true;
+  return extent && extent->dim == *axis;
 }
 
-/// Gather of data of run-time size along the gathered axis: its importer
-/// counts negative indices from the extent, and the output takes the
-/// indices' extent if they have one (no extent otherwise). False along
-/// another axis.
-FailureOr<bool> importGatherAlongExtent(Importer &importer,
-                                        const onnx::NodeProto &node) {
-  std::optional<Importer::RunTimeExtent> extent =
-      importer.getRunTimeExtent(node, 0);
-  NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> axis = attrs.getInt("axis", 0);
-  if (failed(axis))
-    return failure();
-  if (*axis < 0)
-    *axis += importer.getInputType(node, 0).getRank();
-  if (!extent || extent->dim != *axis)
-    return false;
-  if (failed(importGather(importer, node)))
+/// The operator's own importer when input 0 has run-time size along the
+/// node's axis; false otherwise (the operator's rule applies).
+template <OpImporter build, int64_t defaultAxis>
+FailureOr<bool> importAlongExtent(Importer &importer,
+                                  const onnx::NodeProto &node) {
+  FailureOr<bool> along = isAlongExtent(importer, node, defaultAxis);
+  if (failed(along) || !*along)
+    return along;
+  if (failed(build(importer, node)))
     return failure();
   return true;
 }
@@ -469,8 +457,11 @@ struct RuleTable {
       rules[op] = reduceExtent;
     rules["Slice"] = sliceExtent;
     importers["Concat"] = importConcatOfPrefixes;
-    importers["TopK"] = importTopKAlongExtent;
-    importers["Gather"] = importGatherAlongExtent;
+    // TopK becomes graph.top_k_prefix over the valid elements; Gather
+    // counts negative indices from the extent (and its output takes the
+    // indices' extent, if any).
+    importers["TopK"] = importAlongExtent<importTopK, -1>;
+    importers["Gather"] = importAlongExtent<importGather, 0>;
     readers.insert("Shape");
     readers.insert("Size");
     readers.insert("NonZero");

@@ -441,21 +441,32 @@ OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
 // graph.top_k
 //===----------------------------------------------------------------------===//
 
-LogicalResult TopKOp::verify() {
-  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Numeric)) ||
-      failed(checkSameElementType(*this, getX(), "operand 'x'", getValues(),
+/// What top_k and top_k_prefix share: numeric `x` of rank >= 1, `values` of
+/// its element type, i64 `indices`, an axis of `x`. The normalized axis.
+static FailureOr<int64_t> verifyTopKOperands(Operation *op, Value x,
+                                             Value values, Value indices,
+                                             int64_t axis) {
+  if (failed(checkTensorOf(op, x, "operand 'x'", TypeClass::Numeric)) ||
+      failed(checkSameElementType(op, x, "operand 'x'", values,
                                   "result 'values'")))
     return failure();
-  auto indicesType = cast<RankedTensorType>(getIndices().getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
   if (!indicesType.getElementType().isSignlessInteger(64))
-    return emitOpError() << "result 'indices' must be a tensor of i64, but got "
-                         << indicesType;
-  ArrayRef<int64_t> in = getDims(getX());
+    return op->emitOpError()
+           << "result 'indices' must be a tensor of i64, but got "
+           << indicesType;
+  ArrayRef<int64_t> in = getDims(x);
   if (in.empty())
-    return emitOpError() << "operand 'x' must have rank >= 1";
-  FailureOr<int64_t> axis = checkAxisIn(*this, "axis", getAxis(), in.size());
+    return op->emitOpError() << "operand 'x' must have rank >= 1";
+  return checkAxisIn(op, "axis", axis, in.size());
+}
+
+LogicalResult TopKOp::verify() {
+  FailureOr<int64_t> axis =
+      verifyTopKOperands(*this, getX(), getValues(), getIndices(), getAxis());
   if (failed(axis))
     return failure();
+  ArrayRef<int64_t> in = getDims(getX());
   int64_t k = getK();
   if (k < 1 || k > in[*axis])
     return emitOpError() << "attribute 'k' (" << k << ") must be in [1, "
@@ -463,7 +474,7 @@ LogicalResult TopKOp::verify() {
   SmallVector<int64_t> shape(in);
   shape[*axis] = k;
   if (getDims(getValues()) != ArrayRef<int64_t>(shape) ||
-      indicesType.getShape() != ArrayRef<int64_t>(shape))
+      getDims(getIndices()) != ArrayRef<int64_t>(shape))
     return emitOpError() << "results must have shape " << formatDims(shape);
   return success();
 }
@@ -547,9 +558,8 @@ LogicalResult TopKOp::fold(FoldAdaptor adaptor,
 //===----------------------------------------------------------------------===//
 
 LogicalResult TopKPrefixOp::verify() {
-  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Numeric)) ||
-      failed(checkSameElementType(*this, getX(), "operand 'x'", getValues(),
-                                  "result 'values'")))
+  if (failed(verifyTopKOperands(*this, getX(), getValues(), getIndices(),
+                                getAxis())))
     return failure();
   for (auto [value, what] : {std::pair(getValid(), "operand 'valid'"),
                              std::pair(getK(), "operand 'k'"),
@@ -560,16 +570,8 @@ LogicalResult TopKPrefixOp::verify() {
                            << " must be a tensor<i64> of rank 0, but got "
                            << type;
   }
-  auto indicesType = cast<RankedTensorType>(getIndices().getType());
-  if (!indicesType.getElementType().isSignlessInteger(64))
-    return emitOpError() << "result 'indices' must be a tensor of i64, but got "
-                         << indicesType;
   ArrayRef<int64_t> in = getDims(getX());
-  if (in.empty())
-    return emitOpError() << "operand 'x' must have rank >= 1";
-  if (failed(checkAxisIn(*this, "axis", getAxis(), in.size())))
-    return failure();
-  if (getDims(getValues()) != in || indicesType.getShape() != in)
+  if (getDims(getValues()) != in || getDims(getIndices()) != in)
     return emitOpError() << "results must have shape " << formatDims(in);
   return success();
 }
