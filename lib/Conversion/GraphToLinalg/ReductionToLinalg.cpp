@@ -635,13 +635,9 @@ struct TopKPrefixToLoops : OpConversionPattern<TopKPrefixOp> {
     Value zeroIndex =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
     Value values =
-        linalg::FillOp::create(rewriter, loc, zeroValue,
-                               createEmptyTensor(rewriter, loc, storageType))
-            .getResult(0);
+        createFilledTensorWith(rewriter, loc, storageType, zeroValue);
     Value indices =
-        linalg::FillOp::create(rewriter, loc, zeroIndex,
-                               createEmptyTensor(rewriter, loc, indicesType))
-            .getResult(0);
+        createFilledTensorWith(rewriter, loc, indicesType, zeroIndex);
     auto [resultValues, resultIndices] = buildTopKLoops(
         rewriter, loc, adaptor.getX(), valuesType.getElementType(), shape, axis,
         op.getSmallest(), length, count, values, indices);

@@ -55,10 +55,7 @@ struct NonZeroToLoops : OpConversionPattern<NonZeroOp> {
 
     Value zeroI64 =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
-    Value indices =
-        linalg::FillOp::create(rewriter, loc, zeroI64,
-                               createEmptyTensor(rewriter, loc, indicesType))
-            .getResult(0);
+    Value indices = createFilledTensorWith(rewriter, loc, indicesType, zeroI64);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     SmallVector<Value> ivs(shape.size(), zero);
@@ -143,9 +140,7 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
     Value zeroI64 =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
     Value selected =
-        linalg::FillOp::create(rewriter, loc, zeroI64,
-                               createEmptyTensor(rewriter, loc, selectedType))
-            .getResult(0);
+        createFilledTensorWith(rewriter, loc, selectedType, zeroI64);
     Type f32 = rewriter.getF32Type();
     Value trueValue =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
@@ -389,9 +384,7 @@ struct ConcatPrefixesToLoops : OpConversionPattern<ConcatPrefixesOp> {
     Value zeroElement =
         createScalarConstant(rewriter, loc, outputType.getElementType(), 0);
     Value output =
-        linalg::FillOp::create(rewriter, loc, zeroElement,
-                               createEmptyTensor(rewriter, loc, outputType))
-            .getResult(0);
+        createFilledTensorWith(rewriter, loc, outputType, zeroElement);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value offset = zero;

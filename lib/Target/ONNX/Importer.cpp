@@ -254,24 +254,24 @@ FailureOr<Value> Importer::getInput(const onnx::NodeProto &node, int index) {
   return materialize(entry);
 }
 
+const Importer::Entry *Importer::findInput(const onnx::NodeProto &node,
+                                           int index) const {
+  if (!hasInput(node, index))
+    return nullptr;
+  auto it = values.find(node.input(index));
+  return it == values.end() ? nullptr : &it->second;
+}
+
 std::optional<Importer::RunTimeExtent>
 Importer::getRunTimeExtent(const onnx::NodeProto &node, int index) const {
-  if (!hasInput(node, index))
-    return std::nullopt;
-  auto it = values.find(node.input(index));
-  if (it == values.end())
-    return std::nullopt;
-  return it->second.runTimeExtent;
+  const Entry *entry = findInput(node, index);
+  return entry ? entry->runTimeExtent : std::nullopt;
 }
 
 std::optional<Importer::RunTimeShape>
 Importer::getRunTimeShape(const onnx::NodeProto &node, int index) const {
-  if (!hasInput(node, index))
-    return std::nullopt;
-  auto it = values.find(node.input(index));
-  if (it == values.end())
-    return std::nullopt;
-  return it->second.runTimeShape;
+  const Entry *entry = findInput(node, index);
+  return entry ? entry->runTimeShape : std::nullopt;
 }
 
 Value Importer::addExtents(const onnx::NodeProto &node, Value a, Value b) {

@@ -226,6 +226,8 @@ private:
   FailureOr<RankedTensorType>
   checkInputShape(StringRef name, ArrayRef<int64_t> shape, Type elementType);
   void countUses(const onnx::GraphProto &graph);
+  /// The entry of input `index` of `node`, or null when it has none.
+  const Entry *findInput(const onnx::NodeProto &node, int index) const;
   void importNode(const onnx::NodeProto &node);
   /// Imports `node`, some of whose inputs have run-time size, through
   /// `build` on their bounds, and gives its outputs their extents by the
