@@ -81,6 +81,15 @@ private:
         visited.insert(&op);
         if (succeeded(tryFold(&op)) || op.getNumRegions() == 0)
           continue;
+        // A graph.if that a constant decides is the region it selects.
+        if (auto branch = dyn_cast<IfOp>(op)) {
+          if (Region *taken = branch.getDecidedRegion()) {
+            foldRegion(*taken);
+            IRRewriter rewriter(op.getContext());
+            branch.replaceByRegion(rewriter, *taken);
+            continue;
+          }
+        }
         for (Region &nested : op.getRegions())
           foldRegion(nested);
         // Folding the body may let the op fold (a graph.fused whose body

@@ -264,13 +264,26 @@ private:
   void printNode(int index);
   /// A fused group drawn open: a cluster with its body's ops.
   void printFusedCluster(int index);
-  /// A node, or its cluster when it is a fused group drawn open.
+  /// A graph.if: a cluster with its box and one cluster per region.
+  void printBranchCluster(int index);
+  /// A node, or its cluster when it is a fused group drawn open or a
+  /// graph.if.
   void printTopLevel(int index) {
     if (!options.collapseFused && step.nodes[index].kind == NodeKind::Fused)
       printFusedCluster(index);
+    else if (isBranch(index))
+      printBranchCluster(index);
     else
       printNode(index);
   }
+  bool isBranch(int index) const {
+    return llvm::any_of(step.nodes,
+                        [&](const Node &node) { return node.branch == index; });
+  }
+  /// The nodes of function `func` directly in region `region` of the
+  /// graph.if `branch` (-1, -1: at the function's top level), and the
+  /// groups the next pass plans there.
+  void printScope(int func, int branch, int region);
 
   const Step &step;
   const DotOptions &options;
@@ -309,6 +322,50 @@ void DotPrinter::printFusedCluster(int index) {
   os << "  }\n";
 }
 
+void DotPrinter::printBranchCluster(int index) {
+  const Node &node = step.nodes[index];
+  os << "  subgraph cluster_b" << index << " {\n  id=\"" << options.idPrefix
+     << "b" << index
+     << "\" class=\"branch\" style=\"rounded\" color=\"#7a7a7a\" "
+        "label=<<I>if</I>>;\n";
+  printNode(index);
+  for (int region : {0, 1}) {
+    os << "  subgraph cluster_b" << index << "r" << region << " {\n  id=\""
+       << options.idPrefix << "b" << index << "r" << region
+       << "\" class=\"region\" style=\"rounded,dashed\" color=\"#999999\" "
+          "label=<<I>"
+       << (region == 0 ? "then" : "else") << "</I>>;\n";
+    printScope(node.func, index, region);
+    os << "  }\n";
+  }
+  os << "  }\n";
+}
+
+void DotPrinter::printScope(int func, int branch, int region) {
+  auto inScope = [&](const Node &node) {
+    return node.func == func && node.parent < 0 && node.branch == branch &&
+           node.region == region;
+  };
+  for (auto [index, node] : llvm::enumerate(step.nodes))
+    if (inScope(node) && node.group < 0)
+      printTopLevel(index);
+  for (auto [group, planned] : llvm::enumerate(step.groups)) {
+    if (planned.members.empty() ||
+        !inScope(step.nodes[planned.members.front()]))
+      continue;
+    os << "  subgraph cluster_p" << group << " {\n  id=\"" << options.idPrefix
+       << "p" << group
+       << "\" class=\"plannedgroup\" style=\"rounded,dashed\" "
+          "color=\"#3358a8\" penwidth=2 fontcolor=\"#3358a8\" "
+          "label=<<I>"
+       << escape(step.nextPass) << " fuses:</I> <B>" << escape(planned.kind)
+       << "</B>>;\n";
+    for (int member : planned.members)
+      printTopLevel(member);
+    os << "  }\n";
+  }
+}
+
 void DotPrinter::print() {
   os << "digraph \"" << escape(step.title) << "\" {\n";
   os << "  graph [rankdir=TB fontname=\"DejaVu Sans\" fontsize=10 "
@@ -326,25 +383,7 @@ void DotPrinter::print() {
          << "\" class=\"function\" style=\"rounded\" color=\"#bbbbbb\" "
             "label=<<B>@"
          << escape(name) << "</B>>;\n";
-    for (auto [index, node] : llvm::enumerate(step.nodes))
-      if (node.func == static_cast<int>(func) && node.parent < 0 &&
-          node.group < 0)
-        printTopLevel(index);
-    for (auto [group, planned] : llvm::enumerate(step.groups)) {
-      if (planned.members.empty() ||
-          step.nodes[planned.members.front()].func != static_cast<int>(func))
-        continue;
-      os << "  subgraph cluster_p" << group << " {\n  id=\"" << options.idPrefix
-         << "p" << group
-         << "\" class=\"plannedgroup\" style=\"rounded,dashed\" "
-            "color=\"#3358a8\" penwidth=2 fontcolor=\"#3358a8\" "
-            "label=<<I>"
-         << escape(step.nextPass) << " fuses:</I> <B>" << escape(planned.kind)
-         << "</B>>;\n";
-      for (int member : planned.members)
-        printTopLevel(member);
-      os << "  }\n";
-    }
+    printScope(func, /*branch=*/-1, /*region=*/-1);
     if (clusterFuncs)
       os << "  }\n";
   }

@@ -250,6 +250,17 @@ int SnapshotBuilder::addOp(Operation *op, int parent) {
     for (Operation &inner : fused.getBody().front())
       if (!isa<YieldOp>(inner))
         addOp(&inner, index);
+  // A graph.if's regions hold ops of the graph, drawn beside it.
+  if (auto branch = dyn_cast<IfOp>(op)) {
+    for (auto [r, region] : llvm::enumerate(branch->getRegions()))
+      for (Operation &inner : region.front()) {
+        if (isa<YieldOp>(inner))
+          continue;
+        int innerIndex = addOp(&inner, parent);
+        step.nodes[innerIndex].branch = index;
+        step.nodes[innerIndex].region = r;
+      }
+  }
   return index;
 }
 
@@ -329,6 +340,10 @@ void SnapshotBuilder::addFunction(func::FuncOp funcOp) {
     bool inBody = step.nodes[i].parent >= 0;
     addEdges(i, op->getOperands(), /*collapsed=*/!inBody,
              /*expanded=*/!isFused);
+    // What a region of a graph.if yields flows into it.
+    if (auto branch = dyn_cast<IfOp>(op))
+      for (YieldOp yield : {branch.getThenYield(), branch.getElseYield()})
+        addEdges(i, yield.getValues(), /*collapsed=*/true, /*expanded=*/true);
   }
 
   for (Operation *op : returns)

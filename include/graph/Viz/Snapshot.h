@@ -56,6 +56,10 @@ struct Node {
   std::string detail;
   /// The fused node whose body holds this op, or -1 at the top level.
   int parent = -1;
+  /// The graph.if node one of whose regions holds this op (drawn in a
+  /// cluster of its own), and which region (0 then, 1 else); -1 outside.
+  int branch = -1;
+  int region = -1;
   /// The index of its function in Step::funcs.
   int func = 0;
 

@@ -4,8 +4,9 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// graph-outline-kernels: every top-level graph compute op and every
-// graph.fused of a function becomes a call to a private kernel function.
+// graph-outline-kernels: every graph compute op and every graph.fused of a
+// function, in graph.if regions too, becomes a call to a private kernel
+// function.
 // Kernels with identical bodies are merged, so that a model that repeats a
 // layer shape with the same weights compiles it once.
 //
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
@@ -38,6 +40,9 @@ using namespace mlir::graph;
 /// would copy the tensor into the kernel's result).
 static bool isKernelOp(Operation &op) {
   if (!isa<GraphDialect>(op.getDialect()) || isa<ReshapeOp, FlattenOp>(op))
+    return false;
+  // A graph.if stays in the caller, a branch between kernels.
+  if (isa<IfOp>(op))
     return false;
   return !op.hasTrait<OpTrait::ConstantLike>() &&
          !op.hasTrait<OpTrait::IsTerminator>();
@@ -138,10 +143,14 @@ void GraphOutlineKernelsPass::runOnOperation() {
   for (func::FuncOp function : functions) {
     if (function.isExternal() || function->hasAttr(kKernelAttr))
       continue;
+    // Kernels inside a graph.if's regions are called from there.
     SmallVector<Operation *> ops;
-    for (Operation &op : function.getBody().front())
-      if (isKernelOp(op))
-        ops.push_back(&op);
+    function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isKernelOp(*op))
+        return WalkResult::advance();
+      ops.push_back(op);
+      return WalkResult::skip();
+    });
     unsigned index = 0;
     for (Operation *op : ops) {
       func::FuncOp kernel = outline(op, function, symbols, index++);
@@ -163,11 +172,11 @@ void GraphOutlineKernelsPass::runOnOperation() {
     }
     // Constants (and reshapes of them) that only the outlined ops used are
     // dead in the caller now.
-    for (Operation &op :
-         llvm::make_early_inc_range(llvm::reverse(function.getBody().front())))
-      if ((op.hasTrait<OpTrait::ConstantLike>() ||
+    function.walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
+      if ((op->hasTrait<OpTrait::ConstantLike>() ||
            isa<ReshapeOp, FlattenOp>(op)) &&
-          op.use_empty())
-        op.erase();
+          op->use_empty())
+        op->erase();
+    });
   }
 }

@@ -5,7 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The convert-graph-to-linalg pass: a partial dialect conversion in which
-// every graph op except graph.fused and graph.yield is illegal, so that an op
+// every graph op except graph.fused and its graph.yield is illegal (graph.if
+// becomes scf.if, its regions converted in place), so that an op
 // left unconverted (inside graph.fused bodies too) fails the pass with a
 // diagnostic that names it. The patterns live in one file per op family.
 //
@@ -74,13 +75,54 @@ struct FusedToStorageTypes : OpConversionPattern<FusedOp> {
   }
 };
 
+/// A graph.yield ends a graph.fused body (storage types) or one of the
+/// regions of what was a graph.if (scf.yield).
 struct YieldToStorageTypes : OpConversionPattern<YieldOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<YieldOp>(op, adaptor.getValues());
+    if (isa<scf::IfOp>(op->getParentOp()))
+      rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
+    else
+      rewriter.replaceOpWithNewOp<YieldOp>(op, adaptor.getValues());
+    return success();
+  }
+};
+
+/// graph.if is scf.if on the element of its condition (a byte in storage
+/// types); the regions move over whole, their ops converted by their own
+/// patterns.
+struct IfToSCF : OpConversionPattern<IfOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
+      return failure();
+    Location loc = op.getLoc();
+    Value cond = adaptor.getCond();
+    auto condType = cast<RankedTensorType>(cond.getType());
+    SmallVector<Value> origin(condType.getRank(),
+                              arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value element = tensor::ExtractOp::create(rewriter, loc, cond, origin);
+    if (!element.getType().isInteger(1)) {
+      Value zero = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(element.getType()));
+      element = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                      element, zero);
+    }
+    auto branch = scf::IfOp::create(rewriter, loc, types, element,
+                                    /*addThenBlock=*/false,
+                                    /*addElseBlock=*/false);
+    rewriter.inlineRegionBefore(op.getThenRegion(), branch.getThenRegion(),
+                                branch.getThenRegion().end());
+    rewriter.inlineRegionBefore(op.getElseRegion(), branch.getElseRegion(),
+                                branch.getElseRegion().end());
+    rewriter.replaceOp(op, branch.getResults());
     return success();
   }
 };
@@ -125,8 +167,11 @@ struct ConvertGraphToLinalgPass
     target.addIllegalDialect<GraphDialect>();
     // graph-lower-attention's, which knows the target.
     target.addLegalOp<AttentionOp>();
-    target.addDynamicallyLegalOp<FusedOp, YieldOp>(
+    target.addDynamicallyLegalOp<FusedOp>(
         [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<YieldOp>([&](Operation *op) {
+      return isa<FusedOp>(op->getParentOp()) && converter.isLegal(op);
+    });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
@@ -138,7 +183,8 @@ struct ConvertGraphToLinalgPass
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
     populateGraphToLinalgConversionPatterns(converter, patterns);
-    patterns.add<FusedToStorageTypes, YieldToStorageTypes>(converter, context);
+    patterns.add<FusedToStorageTypes, YieldToStorageTypes, IfToSCF>(converter,
+                                                                    context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -24,6 +24,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
 
 namespace graph {
 

@@ -482,8 +482,9 @@ def Graph_FusedOp : Graph_Op<"fused", [
 }
 
 def Graph_YieldOp : Graph_Op<"yield", [
-    Pure, ReturnLike, Terminator, HasParent<"FusedOp">]> {
-  let summary = "returns the results of a `graph.fused` body";
+    Pure, ReturnLike, Terminator, ParentOneOf<["FusedOp", "IfOp"]>]> {
+  let summary = "returns the results of a `graph.fused` body or of the "
+                "region of a `graph.if` that ran";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
@@ -499,5 +500,6 @@ include "graph/Dialect/Graph/IR/GraphReductionOps.td"
 include "graph/Dialect/Graph/IR/GraphNNOps.td"
 include "graph/Dialect/Graph/IR/GraphQuantOps.td"
 include "graph/Dialect/Graph/IR/GraphRecurrentOps.td"
+include "graph/Dialect/Graph/IR/GraphControlFlowOps.td"
 
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_TD
