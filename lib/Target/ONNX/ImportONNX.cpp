@@ -191,10 +191,18 @@ Importer::getGraphInputType(const onnx::ValueInfoProto &input) {
 }
 
 void Importer::countUses(const onnx::GraphProto &graph) {
-  for (const onnx::NodeProto &node : graph.node())
+  for (const onnx::NodeProto &node : graph.node()) {
     for (const std::string &input : node.input())
       if (!input.empty())
         ++useCounts[input];
+    // A subgraph (an If's branch) reads the values around it by name.
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        countUses(attr.g());
+      for (const onnx::GraphProto &subgraph : attr.graphs())
+        countUses(subgraph);
+    }
+  }
   for (const onnx::ValueInfoProto &output : graph.output())
     ++useCounts[output.name()];
 }
@@ -249,6 +257,7 @@ const OpRegistry &mlir::graph::onnx_import::getOpRegistry() {
     registerRecurrentOps(registry);
     registerQuantOps(registry);
     registerLossOps(registry);
+    registerControlFlowOps(registry);
     return registry;
   }();
   return registry;

@@ -85,7 +85,8 @@ LogicalResult Importer::nodeError(const onnx::NodeProto &node,
 }
 
 const ConstantTensor *Importer::getConstantInput(const onnx::NodeProto &node,
-                                                 int index) {
+                                                 int index,
+                                                 bool decidesShapes) {
   if (!hasInput(node, index))
     return nullptr;
   auto it = values.find(node.input(index));
@@ -102,7 +103,7 @@ const ConstantTensor *Importer::getConstantInput(const onnx::NodeProto &node,
   const ConstantTensor *tensor =
       attr ? addConstant(node.input(index), attr) : nullptr;
   foldedValues[entry.value] = tensor;
-  if (!tensor)
+  if (!tensor && decidesShapes)
     noteNeededInputs(entry.value);
   return tensor;
 }

@@ -154,9 +154,12 @@ public:
   RankedTensorType getInputType(const onnx::NodeProto &node, int index);
   /// Input `index` as a compile-time tensor, or null when it is not one: an
   /// initializer or Constant, or a value whose ops fold (shape arithmetic on
-  /// static shapes, through the dialect's fold hooks).
-  const ConstantTensor *getConstantInput(const onnx::NodeProto &node,
-                                         int index);
+  /// static shapes, through the dialect's fold hooks). By default a value
+  /// that is not one decides shapes: the model inputs it is computed from
+  /// are recorded as needed (ONNXImportOptions::neededInputValues); an If
+  /// only prefers a constant condition.
+  const ConstantTensor *getConstantInput(const onnx::NodeProto &node, int index,
+                                         bool decidesShapes = true);
   /// The type of a value (all values have static ranked types).
   static RankedTensorType getType(Value value) {
     return cast<RankedTensorType>(value.getType());
@@ -203,6 +206,16 @@ public:
                                                Location loc,
                                                StringRef name = {});
 
+  /// Imports the branch of an If (`node`) that a constant selects in place:
+  /// its outputs become the node's.
+  LogicalResult importBranchInPlace(const onnx::NodeProto &node,
+                                    const onnx::GraphProto &branch);
+  /// Imports an If whose condition only a run decides as a graph.if, each
+  /// branch a region (ImportControlFlow.cpp).
+  LogicalResult importBranches(const onnx::NodeProto &node,
+                               const onnx::GraphProto &thenBranch,
+                               const onnx::GraphProto &elseBranch);
+
 private:
   /// An ONNX value: an MLIR value once one exists, and its contents when
   /// they are known at import time.
@@ -229,6 +242,10 @@ private:
   /// The entry of input `index` of `node`, or null when it has none.
   const Entry *findInput(const onnx::NodeProto &node, int index) const;
   void importNode(const onnx::NodeProto &node);
+  /// Imports the nodes of a subgraph of `node` at the insertion point and
+  /// returns the entries of its outputs.
+  FailureOr<SmallVector<Entry>> importSubgraph(const onnx::NodeProto &node,
+                                               const onnx::GraphProto &graph);
   /// Imports `node`, some of whose inputs have run-time size, through
   /// `build` on their bounds, and gives its outputs their extents by the
   /// rules of ImportRunTimeSize.cpp; refuses an operator without a rule.
@@ -331,6 +348,7 @@ void registerSamplingOps(OpRegistry &registry);    // ImportSampling.cpp
 void registerRecurrentOps(OpRegistry &registry);   // ImportRecurrent.cpp
 void registerQuantOps(OpRegistry &registry);       // ImportQuant.cpp
 void registerLossOps(OpRegistry &registry);        // ImportLosses.cpp
+void registerControlFlowOps(OpRegistry &registry); // ImportControlFlow.cpp
 
 } // namespace onnx_import
 } // namespace graph
