@@ -445,6 +445,54 @@ Value mlir::graph::onnx_import::createWhere(Importer &importer,
       condition, x, y);
 }
 
+std::optional<int64_t> mlir::graph::onnx_import::getUpperBound(Value value) {
+  Operation *op = value.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!op || !type || !type.getElementType().isSignlessInteger(64))
+    return std::nullopt;
+  // The smallest of the bounds that are known.
+  auto least = [](ValueRange values) -> std::optional<int64_t> {
+    std::optional<int64_t> bound;
+    for (Value v : values)
+      if (std::optional<int64_t> b = getUpperBound(v))
+        bound = bound ? std::min(*bound, *b) : *b;
+    return bound;
+  };
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (!elements || elements.empty())
+      return std::nullopt;
+    int64_t bound = std::numeric_limits<int64_t>::min();
+    for (const APInt &element : elements.getValues<APInt>())
+      bound = std::max(bound, element.getSExtValue());
+    return bound;
+  }
+  if (isa<ReshapeOp, FlattenOp>(op))
+    return getUpperBound(op->getOperand(0));
+  if (isa<MinOp>(op))
+    return least(op->getOperands());
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    std::optional<int64_t> bound = std::numeric_limits<int64_t>::min();
+    for (Value input : concat.getInputs()) {
+      std::optional<int64_t> b = getUpperBound(input);
+      if (!b)
+        return std::nullopt;
+      bound = std::max(*bound, *b);
+    }
+    return bound;
+  }
+  // The least of all elements: at most the bound of any part of them.
+  if (auto reduce = dyn_cast<ReduceMinOp>(op)) {
+    Value input = reduce->getOperand(0);
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (type.getNumElements() == 1 && inputType.getRank() == 1)
+      if (auto concat = input.getDefiningOp<ConcatOp>())
+        return least(concat.getInputs());
+    return getUpperBound(input);
+  }
+  return std::nullopt;
+}
+
 Value mlir::graph::onnx_import::createSlice(Importer &importer,
                                             const onnx::NodeProto &node,
                                             Value x, ArrayRef<int64_t> starts,

@@ -318,6 +318,12 @@ Value createReduce(Importer &importer, const onnx::NodeProto &node, Value x,
                       keepdims ? b.getUnitAttr() : UnitAttr());
 }
 
+/// A number that no element of the integer tensor `value` exceeds, read
+/// from the ops that compute it (constants, min, reduce_min of a concat,
+/// reshapes): torchvision's `min(count, 300)` is at most 300. nullopt when
+/// they do not tell.
+std::optional<int64_t> getUpperBound(Value value);
+
 /// A strided slice of `x`: `starts`, `steps` and `sizes` per dimension.
 Value createSlice(Importer &importer, const onnx::NodeProto &node, Value x,
                   ArrayRef<int64_t> starts, ArrayRef<int64_t> steps,

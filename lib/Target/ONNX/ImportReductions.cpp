@@ -14,6 +14,8 @@
 
 #include "ImportHelpers.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
@@ -46,6 +48,32 @@ mlir::graph::onnx_import::importReduce(Importer &importer,
   auto sum = [&](Value v) {
     return createReduce<ReduceSumOp>(importer, node, v, *axes, keep);
   };
+  // Over the dimension whose size only a run decides, the padding past the
+  // extent becomes the reduction's identity (saturated to the integer
+  // types' bounds); a mean divides by the number of valid elements.
+  if (std::optional<Importer::RunTimeExtent> extent =
+          importer.getRunTimeExtent(node, 0);
+      extent && llvm::is_contained(*axes, extent->dim)) {
+    double infinity = std::numeric_limits<double>::infinity();
+    double fill = op == "ReduceMax" || op == "ReduceLogSumExp" ? -infinity
+                  : op == "ReduceMin"                          ? infinity
+                  : op == "ReduceProd"                         ? 1
+                                                               : 0;
+    *x = maskPastExtent(importer, node, *x, extent->dim, extent->count, fill);
+    if (op == "ReduceMean") {
+      int64_t others = 1;
+      for (int64_t axis : *axes)
+        if (axis != extent->dim)
+          others *= type.getDimSize(axis);
+      Value count = createCast(importer, node, extent->count, element);
+      if (others != 1)
+        count = createBinary<MulOp>(importer, node, count,
+                                    createSplat(importer, node, {}, element,
+                                                static_cast<double>(others)));
+      return importer.setOutput(
+          node, 0, createBinary<DivOp>(importer, node, sum(*x), count));
+    }
+  }
   Value result;
   if (op == "ReduceSum")
     result = sum(*x);
@@ -153,11 +181,21 @@ static LogicalResult importTopKPrefix(Importer &importer,
       b, loc, type, importer.getTensorType(type.getShape(), b.getI64Type()),
       scalar, x, valid, k, b.getI64IntegerAttr(axis),
       smallest ? b.getUnitAttr() : UnitAttr());
-  if (failed(importer.setRunTimeSizeOutput(node, 0, topK.getValues(), axis,
+  // A K with a known bound (torchvision's min(count, 300)) picks at most
+  // that many: what follows works on that bound, not on x's.
+  Value values = topK.getValues(), indices = topK.getIndices();
+  std::optional<int64_t> most = getUpperBound(k);
+  if (most && *most >= 1 && *most < type.getDimSize(axis)) {
+    SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[axis] = *most;
+    values = createSlice(importer, node, values, starts, steps, sizes);
+    indices = createSlice(importer, node, indices, starts, steps, sizes);
+  }
+  if (failed(importer.setRunTimeSizeOutput(node, 0, values, axis,
                                            topK.getCount())))
     return failure();
-  return importer.setRunTimeSizeOutput(node, 1, topK.getIndices(), axis,
-                                       topK.getCount());
+  return importer.setRunTimeSizeOutput(node, 1, indices, axis, topK.getCount());
 }
 
 LogicalResult

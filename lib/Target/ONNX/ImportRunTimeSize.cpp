@@ -54,6 +54,9 @@ struct OutputExtent {
   std::string refusal;
 
   static OutputExtent at(int64_t dim) { return {dim, {}, {}}; }
+  /// The output has no run-time size (a reduction over the extent's
+  /// dimension, which the node's importer masked).
+  static OutputExtent none() { return {-1, {}, {}}; }
   static OutputExtent refuse(const Twine &why) { return {-1, {}, why.str()}; }
 };
 
@@ -217,7 +220,8 @@ OutputExtent axisExtent(Importer &importer, const onnx::NodeProto &node,
   return OutputExtent::at(dropsAxis && *axis < dim ? dim - 1 : dim);
 }
 
-/// The reductions along other dimensions.
+/// The reductions: along other dimensions the rows stay; over the extent's
+/// dimension (importReduce masks the padding) the output is static.
 OutputExtent reduceExtent(Importer &importer, const onnx::NodeProto &node,
                           const SizedInputs &sized, int,
                           RankedTensorType type) {
@@ -232,8 +236,7 @@ OutputExtent reduceExtent(Importer &importer, const onnx::NodeProto &node,
   if (failed(axes))
     return OutputExtent::refuse("its axes are not readable");
   if (llvm::is_contained(*axes, dim))
-    return OutputExtent::refuse(
-        "it reduces the dimension whose size only a run decides");
+    return OutputExtent::none();
   if (type.getRank() == rank)
     return OutputExtent::at(dim);
   return OutputExtent::at(
@@ -553,6 +556,11 @@ LogicalResult Importer::importRunTimeSized(
     OutputExtent extent = rule->second(*this, node, sized, i, type);
     if (!extent.refusal.empty())
       return refuse(extent.refusal);
+    if (extent.dim < 0) {
+      if (failed(checkDeclaredType(node, name, type)))
+        return failure();
+      continue;
+    }
     entry.runTimeExtent =
         RunTimeExtent{extent.dim, extent.count ? extent.count : sized.count};
     if (failed(checkDeclaredType(node, name, type, extent.dim)))

@@ -28,15 +28,18 @@ def exact(name, got, want):
     return None
 
 
-def close(rtol, atol=0.0):
-    """A comparison within atol + rtol * |want| (NumPy's allclose; NaN never
-    agrees) that names the worst element."""
+def close(rtol, atol=0.0, equal_nan=False):
+    """A comparison within atol + rtol * |want| (NumPy's allclose; NaN
+    agrees with NaN only given equal_nan) that names the worst element."""
     def compare(name, got, want):
         if got.dtype != want.dtype or got.shape != want.shape:
             return exact(name, got, want)
-        if not np.allclose(got, want, rtol=rtol, atol=atol):
-            excess = (np.abs(got.astype(np.float64) - want) -
-                      rtol * np.abs(want.astype(np.float64)))
+        if not np.allclose(got, want, rtol=rtol, atol=atol,
+                           equal_nan=equal_nan):
+            excess = np.atleast_1d(
+                np.abs(got.astype(np.float64) - want) -
+                rtol * np.abs(want.astype(np.float64)))
+            got, want = np.atleast_1d(got), np.atleast_1d(want)
             excess[~np.isfinite(excess)] = np.inf
             worst = np.unravel_index(np.argmax(excess), excess.shape)
             return "%s%s is %s, expected %s" % (name, list(worst), got[worst],

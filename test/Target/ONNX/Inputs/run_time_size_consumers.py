@@ -7,8 +7,10 @@ the models that the import refuses, one per reason.
 
 Cases: torch.where's export (Greater, NonZero, Transpose, GatherND) with
 elementwise ops, Shape, Size, ConstantOfShape of the Shape, slices of the
-extent (from a start, and up to a negative end) and a reduction along
-another axis, with some and with no element selected; a detection head's post-processing after
+extent (from a start, and up to a negative end), a reduction along
+another axis and reductions over the dimension of run-time size (max, min,
+sum, mean, prod, log-sum-exp; of floats and of int64), with some and with
+no element selected; a detection head's post-processing after
 NonMaxSuppression (Gather of the selected box indices and classes, Squeeze,
 GatherND of the scores, Unsqueeze, Concat, Transpose, Softmax, TopK and
 ArgMax along the other axis, Reshape, Gather along the dimension of
@@ -77,6 +79,25 @@ def where_model():
         # NonZero of a value of run-time size: its padding is no element.
         helper.make_node("Greater", ["values", "half"], ["large"]),
         helper.make_node("NonZero", ["large"], ["large_at"]),
+        # Reductions over the dimension of run-time size: the padding
+        # counts as each one's identity (torchvision's batched_nms takes
+        # the largest coordinate of its boxes so).
+        helper.make_node("ReduceMax", ["values"], ["values_max"],
+                         keepdims=0),
+        helper.make_node("ReduceMin", ["values"], ["values_min"],
+                         keepdims=0),
+        helper.make_node("ReduceSum", ["values", "zero"], ["values_sum"],
+                         keepdims=0),
+        helper.make_node("ReduceMean", ["float_idx"], ["idx_mean"],
+                         axes=[0]),
+        helper.make_node("ReduceMean", ["float_idx"], ["idx_mean_all"],
+                         keepdims=0),
+        helper.make_node("ReduceProd", ["middle"], ["middle_prod"],
+                         keepdims=0),
+        helper.make_node("ReduceLogSumExp", ["values"], ["values_lse"],
+                         keepdims=0),
+        helper.make_node("ReduceMax", ["idx"], ["idx_max"], axes=[0],
+                         keepdims=0),
         # torch.full_like of the selection: the labels of a detection head.
         helper.make_node("ConstantOfShape", ["shape"], ["labels"],
                          value=helper.make_tensor("v", T.INT64, [1], [7])),
@@ -90,7 +111,11 @@ def where_model():
     outputs = [("idx", T.INT64), ("values", T.FLOAT), ("doubled", T.FLOAT),
                ("shape", T.INT64), ("size", T.INT64), ("middle", T.FLOAT),
                ("all_but_last", T.FLOAT), ("idx_sum", T.FLOAT),
-               ("labels", T.INT64), ("large_at", T.INT64)]
+               ("labels", T.INT64), ("large_at", T.INT64),
+               ("values_max", T.FLOAT), ("values_min", T.FLOAT),
+               ("values_sum", T.FLOAT), ("idx_mean", T.FLOAT),
+               ("idx_mean_all", T.FLOAT), ("middle_prod", T.FLOAT),
+               ("values_lse", T.FLOAT), ("idx_max", T.INT64)]
     return model(nodes, [("x", T.FLOAT, [4, 5])], outputs, initializers)
 
 
@@ -103,7 +128,23 @@ def where_reference(x):
             "middle": (values * F(2))[1:4], "all_but_last": values[:-1],
             "idx_sum": idx.sum(1).astype(F),
             "labels": np.full(idx.shape, 7, np.int64),
-            "large_at": np.array(np.nonzero(values > F(0.5)), np.int64)}
+            "large_at": np.array(np.nonzero(values > F(0.5)), np.int64),
+            # Of nothing: the reductions' identities (ONNX's, from opset
+            # 18), NaN for a mean.
+            "values_max": np.array(values.max() if values.size else -np.inf,
+                                   F),
+            "values_min": np.array(values.min() if values.size else np.inf,
+                                   F),
+            "values_sum": np.array(values.sum(), F),
+            "idx_mean": (idx.mean(0, keepdims=True) if idx.size else
+                         np.full((1, 2), np.nan)).astype(F),
+            "idx_mean_all": np.array(idx.mean() if idx.size else np.nan, F),
+            "middle_prod": np.array(np.prod((values * F(2))[1:4]), F),
+            "values_lse": np.array(
+                np.log(np.exp(values.astype(np.float64)).sum())
+                if values.size else -np.inf, F),
+            "idx_max": (idx.max(0) if idx.size else
+                        np.full(2, np.iinfo(np.int64).min, np.int64))}
 
 
 def concat_model():
@@ -305,8 +346,9 @@ def cases():
         h, w = rng.uniform(1, 3, 2).astype(F)
         boxes[0, i] = [y, x0, y + h, x0 + w]
     scores = rng.uniform(0, 1, (1, 2, 12)).astype(F)
-    # Softmax and Exp may differ from NumPy's in the last bits.
-    near = close(1e-5, 1e-6)
+    # Softmax and Exp may differ from NumPy's in the last bits; a mean of
+    # nothing is NaN.
+    near = close(1e-5, 1e-6, equal_nan=True)
     result = []
     for name, x_value in [("where", x), ("where_none_selected", none)]:
         result.append((name, where_model(), {"x": x_value},
@@ -347,10 +389,6 @@ def write_refusals(directory):
         return model(head + nodes, inputs, [("out", T.INT64)], initializers)
 
     refusals = {
-        # A reduction along the dimension would read the padding.
-        "reduce_along": nonzero_then(
-            [helper.make_node("ReduceSum", ["idx", "zero"], ["out"])],
-            [ints("zero", [0])]),
         # A static operand of the bound's size.
         "static_operand": nonzero_then(
             [helper.make_node("Add", ["idx", "c"], ["out"])],
