@@ -110,10 +110,10 @@ struct NonZeroToLoops : OpConversionPattern<NonZeroOp> {
 };
 
 /// ONNX Runtime's NonMaxSuppression for each batch and class: the
-/// candidates taken in rank order (decreasing score, equal scores by index)
-/// by one scan of the scores each, as top_k's lowering does, and each
-/// tested against the boxes selected for its class before it is appended.
-/// O(N^2) per class; the order and arithmetic are the fold's.
+/// candidates sorted into rank order (decreasing score, equal scores by
+/// index) and each tested against the boxes selected for its class before
+/// it is appended. O(N log N + N * selected) per class, as ONNX Runtime's
+/// priority queue; the order and arithmetic are the fold's.
 struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -142,8 +142,6 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
     Value selected =
         createFilledTensorWith(rewriter, loc, selectedType, zeroI64);
     Type f32 = rewriter.getF32Type();
-    Value trueValue =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
     Value falseValue =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
     auto fconst = [&](OpBuilder &b, Location l, double v) -> Value {
@@ -236,8 +234,28 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
       return andi(b, l, valid, above);
     };
 
-    // One class: the candidates in rank order, each appended unless a box
-    // selected for the class suppresses it.
+    // One class: its candidates (scores that are numbers, above the
+    // threshold) in index order, put in rank order by a stable merge sort on
+    // decreasing score (equal scores stay in index order); then each, in
+    // that order, appended unless a box selected for the class suppresses
+    // it, until the class has max_output_boxes_per_class boxes.
+    int64_t bound = scoresShape[2];
+    auto orderType = RankedTensorType::get({bound}, rewriter.getI64Type());
+    // The sort's passes merge runs of 1, 2, 4, ... elements, in pairs (into
+    // the scratch and back), until one run holds them all.
+    int64_t passes = 0;
+    while (passes < 63 && (int64_t(1) << passes) < bound)
+      ++passes;
+    int64_t pairs = (passes + 1) / 2;
+    auto toIndex = [](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+    };
+    auto toI64 = [](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::IndexCastOp::create(b, l, b.getI64Type(), v);
+    };
+    auto select = [](OpBuilder &b, Location l, Value c, Value x, Value y) {
+      return arith::SelectOp::create(b, l, c, x, y).getResult();
+    };
     auto selectClass = [&](OpBuilder &b, Location l, Value bi, Value ci,
                            Value result,
                            Value count) -> std::pair<Value, Value> {
@@ -245,53 +263,110 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
       auto score = [&](OpBuilder &b, Location l, Value j) -> Value {
         return tensor::ExtractOp::create(b, l, scores, ValueRange{bi, ci, j});
       };
-      // Steps: at most N candidates. State: result, count, the previous
-      // candidate's score and index, and whether the class is done.
-      auto steps = scf::ForOp::create(
-          b, l, zero, numBoxes, one,
-          ValueRange{result, count, fconst(b, l, 0.0), zero, falseValue},
-          [&](OpBuilder &b, Location l, Value step, ValueRange state) {
-            Value first = cmpi(b, l, arith::CmpIPredicate::eq, step, zero);
-            Value previous = state[2], previousIndex = state[3];
-            // The next candidate: the best that ranks after the previous.
-            auto scan = scf::ForOp::create(
-                b, l, zero, numBoxes, one,
-                ValueRange{falseValue, fconst(b, l, 0.0), zero},
-                [&](OpBuilder &b, Location l, Value j, ValueRange best) {
-                  Value s = score(b, l, j);
-                  Value candidate = cmpf(b, l, arith::CmpFPredicate::ORD, s, s);
-                  if (scoreThreshold)
-                    candidate = andi(b, l, candidate,
-                                     cmpf(b, l, arith::CmpFPredicate::OGT, s,
-                                          fconst(b, l, *scoreThreshold)));
-                  Value below =
-                      cmpf(b, l, arith::CmpFPredicate::OLT, s, previous);
-                  Value tie = andi(
-                      b, l, cmpf(b, l, arith::CmpFPredicate::OEQ, s, previous),
-                      cmpi(b, l, arith::CmpIPredicate::ugt, j, previousIndex));
-                  Value after = ori(b, l, first, ori(b, l, below, tie));
-                  Value better =
-                      ori(b, l, notb(b, l, best[0]),
-                          cmpf(b, l, arith::CmpFPredicate::OGT, s, best[1]));
-                  Value take = andi(b, l, andi(b, l, candidate, after), better);
+      auto newOrder = [&](OpBuilder &b, Location l) -> Value {
+        return tensor::EmptyOp::create(b, l, orderType.getShape(),
+                                       orderType.getElementType());
+      };
+      auto gather = scf::ForOp::create(
+          b, l, zero, numBoxes, one, ValueRange{newOrder(b, l), zero},
+          [&](OpBuilder &b, Location l, Value j, ValueRange state) {
+            Value s = score(b, l, j);
+            Value candidate = cmpf(b, l, arith::CmpFPredicate::ORD, s, s);
+            if (scoreThreshold)
+              candidate = andi(b, l, candidate,
+                               cmpf(b, l, arith::CmpFPredicate::OGT, s,
+                                    fconst(b, l, *scoreThreshold)));
+            auto add = scf::IfOp::create(
+                b, l, candidate,
+                [&](OpBuilder &b, Location l) {
+                  Value order = tensor::InsertOp::create(
+                      b, l, toI64(b, l, j), state[0], ValueRange{state[1]});
                   scf::YieldOp::create(
                       b, l,
-                      ValueRange{
-                          ori(b, l, best[0], take),
-                          arith::SelectOp::create(b, l, take, s, best[1]),
-                          arith::SelectOp::create(b, l, take, j, best[2])});
-                });
-            Value found = scan.getResult(0);
-            Value live = andi(b, l, notb(b, l, state[4]), found);
-            Value pick = scan.getResult(2);
-            auto append = scf::IfOp::create(
-                b, l, live,
+                      ValueRange{order,
+                                 arith::AddIOp::create(b, l, state[1], one)});
+                },
                 [&](OpBuilder &b, Location l) {
+                  scf::YieldOp::create(b, l, state);
+                });
+            scf::YieldOp::create(b, l, add.getResults());
+          });
+      Value n = gather.getResult(1);
+
+      // One pass: the runs of `width` candidates of `from`, in pairs,
+      // merged into `into`; of equal scores the left run's come first.
+      auto mergePass = [&](OpBuilder &b, Location l, Value from, Value into,
+                           Value width) -> Value {
+        Value twice = arith::AddIOp::create(b, l, width, width);
+        auto runs = scf::ForOp::create(
+            b, l, zero, n, twice, ValueRange{into},
+            [&](OpBuilder &b, Location l, Value lo, ValueRange written) {
+              Value mid = arith::MinUIOp::create(
+                  b, l, arith::AddIOp::create(b, l, lo, width), n);
+              Value hi = arith::MinUIOp::create(
+                  b, l, arith::AddIOp::create(b, l, lo, twice), n);
+              auto merge = scf::ForOp::create(
+                  b, l, lo, hi, one, ValueRange{written[0], lo, mid},
+                  [&](OpBuilder &b, Location l, Value k, ValueRange m) {
+                    Value i = m[1], j = m[2];
+                    Value leftLeft =
+                        cmpi(b, l, arith::CmpIPredicate::ult, i, mid);
+                    Value rightLeft =
+                        cmpi(b, l, arith::CmpIPredicate::ult, j, hi);
+                    // Read in bounds whatever is left (`lo` is).
+                    Value left = tensor::ExtractOp::create(
+                        b, l, from, ValueRange{select(b, l, leftLeft, i, lo)});
+                    Value right = tensor::ExtractOp::create(
+                        b, l, from, ValueRange{select(b, l, rightLeft, j, lo)});
+                    Value better = cmpf(b, l, arith::CmpFPredicate::OGT,
+                                        score(b, l, toIndex(b, l, right)),
+                                        score(b, l, toIndex(b, l, left)));
+                    Value takeRight =
+                        andi(b, l, rightLeft,
+                             ori(b, l, notb(b, l, leftLeft), better));
+                    Value out = tensor::InsertOp::create(
+                        b, l, select(b, l, takeRight, right, left), m[0],
+                        ValueRange{k});
+                    Value nextI = arith::AddIOp::create(b, l, i, one);
+                    Value nextJ = arith::AddIOp::create(b, l, j, one);
+                    scf::YieldOp::create(
+                        b, l,
+                        ValueRange{out, select(b, l, takeRight, i, nextI),
+                                   select(b, l, takeRight, nextJ, j)});
+                  });
+              scf::YieldOp::create(b, l, merge.getResult(0));
+            });
+        return runs.getResult(0);
+      };
+      auto sort = scf::ForOp::create(
+          b, l, zero, index(b, l, pairs), one,
+          ValueRange{gather.getResult(0), newOrder(b, l)},
+          [&](OpBuilder &b, Location l, Value p, ValueRange state) {
+            Value width = arith::ShLIOp::create(
+                b, l, one, arith::AddIOp::create(b, l, p, p));
+            Value merged = mergePass(b, l, state[0], state[1], width);
+            Value back = mergePass(b, l, merged, state[0],
+                                   arith::AddIOp::create(b, l, width, width));
+            scf::YieldOp::create(b, l, ValueRange{back, merged});
+          });
+      Value sorted = sort.getResult(0);
+
+      auto steps = scf::ForOp::create(
+          b, l, zero, n, one, ValueRange{result, count},
+          [&](OpBuilder &b, Location l, Value t, ValueRange state) {
+            Value full = cmpi(b, l, arith::CmpIPredicate::uge,
+                              arith::SubIOp::create(b, l, state[1], classStart),
+                              index(b, l, maxBoxes));
+            auto append = scf::IfOp::create(
+                b, l, notb(b, l, full),
+                [&](OpBuilder &b, Location l) {
+                  Value pick =
+                      toIndex(b, l, tensor::ExtractOp::create(b, l, sorted, t));
                   auto check = scf::ForOp::create(
                       b, l, classStart, state[1], one, ValueRange{falseValue},
                       [&](OpBuilder &b, Location l, Value s, ValueRange acc) {
-                        Value kept = arith::IndexCastOp::create(
-                            b, l, b.getIndexType(),
+                        Value kept = toIndex(
+                            b, l,
                             tensor::ExtractOp::create(
                                 b, l, state[0], ValueRange{s, index(b, l, 2)}));
                         scf::YieldOp::create(
@@ -305,41 +380,24 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
                       [&](OpBuilder &b, Location l) {
                         Value written = state[0];
                         SmallVector<Value, 3> row = {bi, ci, pick};
-                        for (auto [column, v] : llvm::enumerate(row)) {
-                          Value i64 = arith::IndexCastOp::create(
-                              b, l, b.getI64Type(), v);
+                        for (auto [column, v] : llvm::enumerate(row))
                           written = tensor::InsertOp::create(
-                              b, l, i64, written,
+                              b, l, toI64(b, l, v), written,
                               ValueRange{state[1], index(b, l, column)});
-                        }
                         scf::YieldOp::create(
                             b, l,
                             ValueRange{written, arith::AddIOp::create(
                                                     b, l, state[1], one)});
                       },
                       [&](OpBuilder &b, Location l) {
-                        scf::YieldOp::create(b, l,
-                                             ValueRange{state[0], state[1]});
+                        scf::YieldOp::create(b, l, state);
                       });
                   scf::YieldOp::create(b, l, write.getResults());
                 },
                 [&](OpBuilder &b, Location l) {
-                  scf::YieldOp::create(b, l, ValueRange{state[0], state[1]});
+                  scf::YieldOp::create(b, l, state);
                 });
-            Value newCount = append.getResult(1);
-            Value full = cmpi(b, l, arith::CmpIPredicate::eq,
-                              arith::SubIOp::create(b, l, newCount, classStart),
-                              index(b, l, maxBoxes));
-            Value done =
-                ori(b, l, ori(b, l, state[4], notb(b, l, found)), full);
-            scf::YieldOp::create(
-                b, l,
-                ValueRange{
-                    append.getResult(0), newCount,
-                    arith::SelectOp::create(b, l, live, scan.getResult(1),
-                                            previous),
-                    arith::SelectOp::create(b, l, live, pick, previousIndex),
-                    done});
+            scf::YieldOp::create(b, l, append.getResults());
           });
       return {steps.getResult(0), steps.getResult(1)};
     };
