@@ -120,6 +120,19 @@ mlir::graph::onnx_import::importArgReduce(Importer &importer,
     return failure();
   if (type.getDimSize(*axis) == 0)
     return importer.nodeError(node, "the axis is empty");
+  // Along the dimension whose size only a run decides, the padding past the
+  // extent ranks last (the first of equal values wins, a valid one).
+  if (std::optional<Importer::RunTimeExtent> extent =
+          importer.getRunTimeExtent(node, 0);
+      extent && extent->dim == *axis) {
+    if (*last)
+      return importer.nodeError(
+          node, "select_last_index along the dimension whose size only a "
+                "run decides is not supported");
+    double infinity = std::numeric_limits<double>::infinity();
+    *x = maskPastExtent(importer, node, *x, *axis, extent->count,
+                        node.op_type() == "ArgMax" ? -infinity : infinity);
+  }
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (d != *axis || *keepdims)

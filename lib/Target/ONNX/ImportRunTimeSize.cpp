@@ -212,6 +212,9 @@ OutputExtent axisExtent(Importer &importer, const onnx::NodeProto &node,
   } else if (sized.dims.size() != 1 || sized.dims[0].first != 0) {
     return OutputExtent::refuse("only its first input may have run-time size");
   }
+  // importArgReduce masked the padding: one index, of static size.
+  if ((op == "ArgMax" || op == "ArgMin") && dim == *axis)
+    return OutputExtent::none();
   if (flattensAtAxis ? dim >= *axis : dim == *axis)
     return OutputExtent::refuse(
         "it works along the dimension whose size only a run decides");

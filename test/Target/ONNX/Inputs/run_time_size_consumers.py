@@ -9,8 +9,8 @@ Cases: torch.where's export (Greater, NonZero, Transpose, GatherND) with
 elementwise ops, Shape, Size, ConstantOfShape of the Shape, slices of the
 extent (from a start, and up to a negative end), a reduction along
 another axis and reductions over the dimension of run-time size (max, min,
-sum, mean, prod, log-sum-exp; of floats and of int64), with some and with
-no element selected; a detection head's post-processing after
+sum, mean, prod, log-sum-exp; of floats and of int64) and ArgMax and ArgMin
+along it, with some and with no element selected; a detection head's post-processing after
 NonMaxSuppression (Gather of the selected box indices and classes, Squeeze,
 GatherND of the scores, Unsqueeze, Concat, Transpose, Softmax, TopK and
 ArgMax along the other axis, Reshape, Gather along the dimension of
@@ -98,6 +98,9 @@ def where_model():
                          keepdims=0),
         helper.make_node("ReduceMax", ["idx"], ["idx_max"], axes=[0],
                          keepdims=0),
+        helper.make_node("ArgMax", ["values"], ["values_argmax"],
+                         keepdims=0),
+        helper.make_node("ArgMin", ["idx"], ["idx_argmin"], axis=0),
         # torch.full_like of the selection: the labels of a detection head.
         helper.make_node("ConstantOfShape", ["shape"], ["labels"],
                          value=helper.make_tensor("v", T.INT64, [1], [7])),
@@ -115,7 +118,8 @@ def where_model():
                ("values_max", T.FLOAT), ("values_min", T.FLOAT),
                ("values_sum", T.FLOAT), ("idx_mean", T.FLOAT),
                ("idx_mean_all", T.FLOAT), ("middle_prod", T.FLOAT),
-               ("values_lse", T.FLOAT), ("idx_max", T.INT64)]
+               ("values_lse", T.FLOAT), ("idx_max", T.INT64),
+               ("values_argmax", T.INT64), ("idx_argmin", T.INT64)]
     return model(nodes, [("x", T.FLOAT, [4, 5])], outputs, initializers)
 
 
@@ -144,7 +148,12 @@ def where_reference(x):
                 np.log(np.exp(values.astype(np.float64)).sum())
                 if values.size else -np.inf, F),
             "idx_max": (idx.max(0) if idx.size else
-                        np.full(2, np.iinfo(np.int64).min, np.int64))}
+                        np.full(2, np.iinfo(np.int64).min, np.int64)),
+            # Of nothing: index 0.
+            "values_argmax": np.array(values.argmax() if values.size else 0,
+                                      np.int64),
+            "idx_argmin": (idx.argmin(0)[None] if idx.size else
+                           np.zeros((1, 2), np.int64))}
 
 
 def concat_model():
