@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""A detection model end to end against PyTorch, side by side.
+
+torchvision's ssdlite320_mobilenet_v3_large exported to ONNX (opset 13) as
+torch.onnx.export writes it: the MobileNetV3 backbone and the SSDLite heads,
+then the post-processing whose sizes only a run decides (per class the
+scores above 0.001, TopK of min(their number, 300), the boxes decoded and
+clipped; batched NMS guarded by an If for the case without boxes; the best
+300 kept). Weights are random (seed 0) but for the classification head,
+whose last convolutions are drawn so that the scores spread, and the image
+has structure at several scales (random noise alone makes the deep
+features, and so the scores, tie almost everywhere).
+
+Runs PyTorch (eager, torch.no_grad, the same threads) and graph-run -O3
+--bench N at each thread count on the same image, and checks ours against
+PyTorch: the same number of detections, the scores in the same order within
+1e-5, and each detection whose score no other comes within 1e-5 of the same
+box (within 1e-3) and label. Detections of nearly equal scores may come in
+another order: float rounding decides their order in both.
+
+Prints per thread count the median latencies (ours / PyTorch) and the
+compile time. Run on an idle machine.
+
+Usage: bench/detection.py [--threads 1,2] [--runs 10] [--target-cpu NAME]
+                          [--build DIR] [--work DIR]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def export(path, torch, torchvision):
+    torch.manual_seed(0)
+    model = torchvision.models.detection.ssdlite320_mobilenet_v3_large(
+        weights=None, weights_backbone=None).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+        for block in model.head.classification_head.module_list:
+            block[1].weight.normal_(0, 0.3)
+            block[1].bias.normal_(0, 0.3)
+    image = sum(torch.nn.functional.interpolate(
+        torch.rand(1, 3, s, s), size=320, mode="bilinear")
+        for s in (5, 20, 80, 320))[0] / 4
+    torch.onnx.export(model, ([image],), path, opset_version=13,
+                      input_names=["images"],
+                      output_names=["boxes", "scores", "labels"])
+    return model, image
+
+
+def check(got, want):
+    """None when ours agrees with PyTorch's detections, else why not."""
+    if got["scores"].shape != want["scores"].shape:
+        return "%d detections, PyTorch %d" % (len(got["scores"]),
+                                              len(want["scores"]))
+    if not np.allclose(got["scores"], want["scores"], rtol=0, atol=1e-5):
+        return "scores differ by %.3g" % np.abs(got["scores"] -
+                                                want["scores"]).max()
+    s = want["scores"]
+    gap = np.abs(s[:, None] - s[None, :]) + np.eye(len(s))
+    alone = gap.min(1) > 1e-5
+    if not np.allclose(got["boxes"][alone], want["boxes"][alone], atol=1e-3):
+        return "boxes differ"
+    if not (got["labels"][alone] == want["labels"][alone]).all():
+        return "labels differ"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--target-cpu")
+    parser.add_argument("--build", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    parser.add_argument("--work", default="/tmp/graph-bench-detection")
+    args = parser.parse_args()
+    try:
+        import torch
+        import torchvision
+    except ImportError as e:
+        sys.exit("detection.py: %s; install python3-torch and "
+                 "python3-torchvision" % e)
+    os.makedirs(args.work, exist_ok=True)
+    path = os.path.join(args.work, "ssdlite320_mobilenet_v3_large.onnx")
+    model, image = export(path, torch, torchvision)
+    image_file = os.path.join(args.work, "image.npy")
+    np.save(image_file, image.numpy())
+    graph_run = os.path.join(args.build, "bin", "graph-run")
+    target = ["--target-cpu", args.target_cpu] if args.target_cpu else []
+
+    print("ssdlite320_mobilenet_v3_large, 320x320; graph-run -O3 %s--bench %d"
+          " vs PyTorch eager (median ms)" % (" ".join(target) + " " if target
+                                             else "", args.runs))
+    print("%7s %10s %10s %9s %11s" % ("threads", "ours", "PyTorch",
+                                      "ours/PT", "compile s"))
+    failures = 0
+    for threads in [int(t) for t in args.threads.split(",")]:
+        torch.set_num_threads(threads)
+        with torch.no_grad():
+            want = {k: v.numpy() for k, v in model([image])[0].items()}
+            times = []
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                model([image])
+                times.append((time.perf_counter() - start) * 1e3)
+        outs = {k: os.path.join(args.work, "%s.%d.npy" % (k, threads))
+                for k in ("boxes", "scores", "labels")}
+        run = subprocess.run(
+            [graph_run, "-O3", "--threads", str(threads), "--bench",
+             str(args.runs)] + target + [path, image_file] +
+            ["--output=%s=%s" % item for item in outs.items()],
+            capture_output=True, text=True)
+        if run.returncode:
+            print("FAIL graph-run: %s" % run.stderr.strip())
+            return 1
+        text = run.stdout + run.stderr
+        ours = float(re.search(r"median ([0-9.]+) ms", text).group(1))
+        compile_time = re.search(r"compile(?: time)?:? ([0-9.]+) (m?s)", text)
+        seconds = (float(compile_time.group(1)) /
+                   (1e3 if compile_time.group(2) == "ms" else 1)
+                   if compile_time else float("nan"))
+        why = check({k: np.load(f) for k, f in outs.items()}, want)
+        if why:
+            print("FAIL %d threads: %s" % (threads, why))
+            failures += 1
+        pytorch = float(np.median(times))
+        print("%7d %10.1f %10.1f %9.2f %11.1f" % (threads, ours, pytorch,
+                                                 ours / pytorch, seconds))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
