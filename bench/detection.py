@@ -20,6 +20,11 @@ NMS too, so which of them survive may differ: the agreement column gives
 the share of PyTorch's detections that ours has (label, score within 1e-5,
 IoU above 0.99).
 
+Then the post-processing alone (the model from the heads' outputs on, which
+become inputs) on the same random head outputs, ours against ONNX Runtime
+(onnxruntime-node of bench/peers, when installed): every detection must be
+the same (labels, scores within 1e-6, boxes within 1e-4).
+
 Prints per thread count the median latencies (ours / PyTorch), the
 compile time and the agreement. Run on an idle machine.
 
@@ -53,6 +58,82 @@ def export(path, torch, torchvision):
                       input_names=["images"],
                       output_names=["boxes", "scores", "labels"])
     return model, image
+
+
+HEAD_OUTPUTS = {"/head/regression_head/Concat_12_output_0": 4,
+                "/head/classification_head/Concat_12_output_0": 91}
+
+
+def post_processing(path, out_path):
+    """The exported model from the heads' outputs on: their Concats become
+    model inputs, and what no output needs goes (the backbone)."""
+    import onnx
+    from onnx import TensorProto, helper
+    model = onnx.load(path)
+    graph = model.graph
+    nodes = [n for n in graph.node
+             if not any(o in HEAD_OUTPUTS for o in n.output)]
+    for name, width in HEAD_OUTPUTS.items():
+        graph.input.append(helper.make_tensor_value_info(
+            name, TensorProto.FLOAT, [1, 3234, width]))
+    needed = set(o.name for o in graph.output)
+    live = []
+    for node in reversed(nodes):
+        if any(o in needed for o in node.output):
+            live.append(node)
+            needed.update(i for i in node.input if i)
+            for attr in node.attribute:  # the If's branches read by name
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    for inner in attr.g.node:
+                        needed.update(i for i in inner.input if i)
+    for field, kept in ((graph.node, live[::-1]),
+                        (graph.initializer, [t for t in graph.initializer
+                                             if t.name in needed]),
+                        (graph.input, [i for i in graph.input
+                                       if i.name in needed])):
+        kept = list(kept)
+        del field[:]
+        field.extend(kept)
+    onnx.save(model, out_path)
+
+
+def check_against_ort(path, image_file, graph_run, work):
+    """The post-processing alone on the same random head outputs, ours
+    against ONNX Runtime (bench/peers): every detection the same. None
+    when they agree, "skipped" without onnxruntime-node, else why not."""
+    peers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers")
+    if not os.path.isdir(os.path.join(peers, "node_modules",
+                                      "onnxruntime-node")):
+        return "skipped (no onnxruntime-node: bench/peers.py --setup-only)"
+    post = os.path.join(work, "post_processing.onnx")
+    post_processing(path, post)
+    rng = np.random.default_rng(0)
+    inputs = ["images=" + image_file]
+    for name, width in HEAD_OUTPUTS.items():
+        file = os.path.join(work, "%s.npy" % name.strip("/").replace("/", "_"))
+        np.save(file, (rng.standard_normal((1, 3234, width)) *
+                       (2 if width == 91 else 0.5)).astype(np.float32))
+        inputs.append("%s=%s" % (name, file))
+    ort_dir = os.path.join(work, "ort")
+    os.makedirs(ort_dir, exist_ok=True)
+    subprocess.run(["node", os.path.join(peers, "ort_run.js"), post,
+                    "--warmup", "0", "--runs", "1", "--outputs", ort_dir] +
+                   sum((["--input", i] for i in inputs), []),
+                   check=True, capture_output=True)
+    outs = {k: os.path.join(work, "post.%s.npy" % k)
+            for k in ("boxes", "scores", "labels")}
+    subprocess.run([graph_run, "-O3", post] +
+                   ["--input=" + i for i in inputs] +
+                   ["--output=%s=%s" % item for item in outs.items()],
+                   check=True, capture_output=True)
+    for key, tolerance in (("labels", 0), ("scores", 1e-6), ("boxes", 1e-4)):
+        got = np.load(outs[key])
+        want = np.load(os.path.join(ort_dir, key + ".npy"))
+        if got.shape != want.shape:
+            return "%s %s, ONNX Runtime %s" % (key, got.shape, want.shape)
+        if not np.allclose(got, want, rtol=0, atol=tolerance):
+            return "%s differ by %.3g" % (key, np.abs(got - want).max())
+    return None
 
 
 def iou(a, b):
@@ -154,6 +235,11 @@ def main():
         print("%7d %10.1f %10.1f %9.2f %11.1f %10.1f%%"
               % (threads, ours, pytorch, ours / pytorch, seconds,
                  100 * agreement))
+    why = check_against_ort(path, image_file, graph_run, args.work)
+    print("post-processing alone on the same head outputs, ours against ONNX "
+          "Runtime: %s" % (why or "the same detections"))
+    if why and not why.startswith("skipped"):
+        failures += 1
     return 1 if failures else 0
 
 

@@ -6,10 +6,12 @@
 //
 //   node ort_run.js MODEL.onnx --input NAME=FILE.npy [--input ...]
 //        [--level disabled|basic|extended|all] [--threads 1]
-//        [--warmup 3] [--runs 20] [--output FILE.npy]
+//        [--warmup 3] [--runs 20] [--output FILE.npy] [--outputs DIR]
 //
 // Inputs are float32 C-order .npy files. The first output is written to
-// --output as a float32 .npy. Prints one JSON line on stdout: session
+// --output as a .npy; --outputs writes every output to DIR/NAME.npy (of its
+// element type; characters of NAME other than letters, digits, '.', '-'
+// and '_' become '_'). Prints one JSON line on stdout: session
 // creation time, min and median latency in ms, and the output's shape.
 'use strict';
 
@@ -46,12 +48,17 @@ function readNpy(path) {
   return new ort.Tensor('float32', data, dims);
 }
 
-// Writes a float32 tensor as a version 1.0 .npy file.
+// The .npy type of each tensor type that writeNpy writes.
+const NPY_DESCR = {float32: '<f4', float64: '<f8', int64: '<i8', int32: '<i4',
+                   int8: '|i1', uint8: '|u1', bool: '|b1'};
+
+// Writes a tensor as a version 1.0 .npy file.
 function writeNpy(path, tensor) {
-  if (tensor.type !== 'float32') fail('output type ' + tensor.type + ', expected float32');
+  const descr = NPY_DESCR[tensor.type];
+  if (!descr) fail('output type ' + tensor.type + ' cannot be written');
   const dims = tensor.dims.map(Number);
   const shape = dims.length === 1 ? '(' + dims[0] + ',)' : '(' + dims.join(', ') + ')';
-  let header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ', }';
+  let header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ', }';
   // Pad with spaces so that the data starts at a multiple of 64, ending in \n.
   const total = Math.ceil((10 + header.length + 1) / 64) * 64;
   header = header + ' '.repeat(total - 10 - header.length - 1) + '\n';
@@ -67,7 +74,7 @@ function writeNpy(path, tensor) {
 
 function parseArgs(argv) {
   const opts = {inputs: {}, level: 'all', threads: 1, warmup: 3, runs: 20,
-                output: null, model: null};
+                output: null, outputs: null, model: null};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const next = () => {
@@ -89,6 +96,8 @@ function parseArgs(argv) {
       opts.runs = Number(next());
     } else if (a === '--output') {
       opts.output = next();
+    } else if (a === '--outputs') {
+      opts.outputs = next();
     } else if (a.startsWith('--')) {
       fail('unknown option ' + a);
     } else if (opts.model === null) {
@@ -141,6 +150,10 @@ async function main() {
 
   const out = results[session.outputNames[0]];
   if (opts.output) writeNpy(opts.output, out);
+  if (opts.outputs)
+    for (const name of session.outputNames)
+      writeNpy(opts.outputs + '/' + name.replace(/[^A-Za-z0-9._-]/g, '_') + '.npy',
+               results[name]);
   process.stdout.write(JSON.stringify({
     runtime: 'onnxruntime-node ' + ort.env.versions.common,
     level: opts.level,
