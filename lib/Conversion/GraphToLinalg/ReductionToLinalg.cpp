@@ -441,9 +441,9 @@ struct LogSoftmaxToLinalg : OpConversionPattern<LogSoftmaxOp> {
 
 namespace {
 
-/// The scans of each row of `x` along `axis` over its first `length`
-/// elements, writing the first `count` picks into `values` and `indices`
-/// (`shape`: the results' shape).
+/// The pass over each row of `x` along `axis` (its first `length`
+/// elements) that keeps the first `count` in top_k's order in `values` and
+/// `indices` (`shape`: the results' shape).
 static std::pair<Value, Value>
 buildTopKLoops(OpBuilder &rewriter, Location loc, Value x, Type graphType,
                ArrayRef<int64_t> shape, int64_t axis, bool smallest,
@@ -478,72 +478,107 @@ buildTopKLoops(OpBuilder &rewriter, Location loc, Value x, Type graphType,
         arith::AndIOp::create(b, l, smallest ? qNaN : pNaN, notNaN);
     return Value(arith::OrIOp::create(b, l, ordered, nanFirst));
   };
-  auto equal = [&](OpBuilder &b, Location l, Value p, Value q) {
-    if (!isa<FloatType>(p.getType()))
-      return Value(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p, q));
-    Value same = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, p, q);
-    Value pNaN = isNaN(b, l, p), qNaN = isNaN(b, l, q);
-    Value bothNaN = arith::AndIOp::create(b, l, pNaN, qNaN);
-    return Value(arith::OrIOp::create(b, l, same, bothNaN));
-  };
 
-  Type computeType = getComputeElementType(graphType);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value noValue = createScalarConstant(rewriter, loc, computeType, 0);
-  Value falseValue =
-      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
   SmallVector<Value> ivs(shape.size(), zero);
 
-  // The k scans of the row at `ivs` (its axis index aside).
+  // The row at `ivs` (its axis index aside) in one pass: each element that
+  // ranks before the last of the `count` kept so far (any while fewer are
+  // kept) is inserted into the kept ones, which shift towards the end; an
+  // element ranks after the kept ones equal to it (their index is lower).
+  // O(n + shifts) per row: about n for rows in random order, n x count
+  // for rows already in the reverse order.
   auto selectRow = [&](OpBuilder &b, Location l, Value vs, Value is) {
-    auto scans = scf::ForOp::create(
-        b, l, zero, count, one, ValueRange{vs, is, noValue, zero},
-        [&](OpBuilder &b, Location l, Value j, ValueRange state) {
-          Value previous = state[2], previousIndex = state[3];
-          Value first =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, zero);
-          auto scan = scf::ForOp::create(
-              b, l, zero, length, one, ValueRange{falseValue, noValue, zero},
-              [&](OpBuilder &b, Location l, Value i, ValueRange best) {
-                SmallVector<Value> at(ivs);
-                at[axis] = i;
-                Value v = loadScalar(
-                    b, l, tensor::ExtractOp::create(b, l, x, at), graphType);
-                // Ranks after the previous pick: below it, or equal and
-                // later.
-                Value later = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::ugt, i, previousIndex);
-                Value below = ranksBefore(b, l, previous, v);
-                Value same = equal(b, l, v, previous);
-                Value after = arith::OrIOp::create(
-                    b, l, below, arith::AndIOp::create(b, l, same, later));
-                Value eligible = arith::OrIOp::create(b, l, first, after);
-                Value notFound = arith::XOrIOp::create(
-                    b, l, best[0],
-                    arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
-                Value better = arith::OrIOp::create(
-                    b, l, notFound, ranksBefore(b, l, v, best[1]));
-                Value take = arith::AndIOp::create(b, l, eligible, better);
+    auto at = [&](Value position) {
+      SmallVector<Value> indices(ivs);
+      indices[axis] = position;
+      return indices;
+    };
+    auto kept = [&](OpBuilder &b, Location l, Value from, Value position) {
+      return loadScalar(
+          b, l, tensor::ExtractOp::create(b, l, from, at(position)), graphType);
+    };
+    auto cmpIndex = [](OpBuilder &b, Location l, arith::CmpIPredicate p,
+                       Value x, Value y) {
+      return arith::CmpIOp::create(b, l, p, x, y).getResult();
+    };
+    Value positive = cmpIndex(b, l, arith::CmpIPredicate::sgt, count, zero);
+    Value last = arith::SubIOp::create(b, l, count, one);
+    // No element is read when nothing is kept.
+    Value upper = arith::SelectOp::create(b, l, positive, length, zero);
+    auto scan = scf::ForOp::create(
+        b, l, zero, upper, one, ValueRange{vs, is, zero},
+        [&](OpBuilder &b, Location l, Value i, ValueRange state) {
+          Value v = loadScalar(b, l, tensor::ExtractOp::create(b, l, x, at(i)),
+                               graphType);
+          Value full =
+              cmpIndex(b, l, arith::CmpIPredicate::eq, state[2], count);
+          auto enters = scf::IfOp::create(
+              b, l, full,
+              [&](OpBuilder &b, Location l) {
                 scf::YieldOp::create(
-                    b, l,
-                    ValueRange{
-                        arith::OrIOp::create(b, l, best[0], take),
-                        arith::SelectOp::create(b, l, take, v, best[1]),
-                        arith::SelectOp::create(b, l, take, i, best[2])});
+                    b, l, ranksBefore(b, l, v, kept(b, l, state[0], last)));
+              },
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l,
+                                     ValueRange{arith::ConstantIntOp::create(
+                                         b, l, b.getI1Type(), 1)});
               });
-          Value picked = scan.getResult(1), pickedIndex = scan.getResult(2);
-          SmallVector<Value> to(ivs);
-          to[axis] = j;
-          Value vs2 = tensor::InsertOp::create(
-              b, l, storeScalar(b, l, picked, graphType), state[0], to);
-          Value is2 = tensor::InsertOp::create(
-              b, l,
-              arith::IndexCastOp::create(b, l, b.getI64Type(), pickedIndex),
-              state[1], to);
-          scf::YieldOp::create(b, l, ValueRange{vs2, is2, picked, pickedIndex});
+          auto insert = scf::IfOp::create(
+              b, l, enters.getResult(0),
+              [&](OpBuilder &b, Location l) {
+                Value start =
+                    arith::SelectOp::create(b, l, full, last, state[2]);
+                // Shift the kept ones that v ranks before one place on.
+                auto shift = scf::WhileOp::create(
+                    b, l,
+                    TypeRange{start.getType(), vs.getType(), is.getType()},
+                    ValueRange{start, state[0], state[1]},
+                    [&](OpBuilder &b, Location l, ValueRange w) {
+                      Value p = w[0];
+                      Value inside =
+                          cmpIndex(b, l, arith::CmpIPredicate::sgt, p, zero);
+                      Value before = arith::SelectOp::create(
+                          b, l, inside, arith::SubIOp::create(b, l, p, one),
+                          zero);
+                      Value moves = arith::AndIOp::create(
+                          b, l, inside,
+                          ranksBefore(b, l, v, kept(b, l, w[1], before)));
+                      scf::ConditionOp::create(b, l, moves, w);
+                    },
+                    [&](OpBuilder &b, Location l, ValueRange w) {
+                      Value p = w[0];
+                      Value before = arith::SubIOp::create(b, l, p, one);
+                      Value movedValue = tensor::InsertOp::create(
+                          b, l,
+                          tensor::ExtractOp::create(b, l, w[1], at(before)),
+                          w[1], at(p));
+                      Value movedIndex = tensor::InsertOp::create(
+                          b, l,
+                          tensor::ExtractOp::create(b, l, w[2], at(before)),
+                          w[2], at(p));
+                      scf::YieldOp::create(
+                          b, l, ValueRange{before, movedValue, movedIndex});
+                    });
+                Value p = shift.getResult(0);
+                Value vs2 = tensor::InsertOp::create(
+                    b, l, storeScalar(b, l, v, graphType), shift.getResult(1),
+                    at(p));
+                Value is2 = tensor::InsertOp::create(
+                    b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), i),
+                    shift.getResult(2), at(p));
+                Value filled = arith::SelectOp::create(
+                    b, l, full, state[2],
+                    arith::AddIOp::create(b, l, state[2], one));
+                scf::YieldOp::create(b, l, ValueRange{vs2, is2, filled});
+              },
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l, state);
+              });
+          scf::YieldOp::create(b, l, insert.getResults());
         });
-    return std::make_pair(scans.getResult(0), scans.getResult(1));
+    return std::make_pair(scan.getResult(0), scan.getResult(1));
   };
 
   // One loop per dimension but the axis, outermost first.
@@ -570,10 +605,11 @@ buildTopKLoops(OpBuilder &rewriter, Location loc, Value x, Type graphType,
   return nest(rewriter, loc, 0, values, indices);
 }
 
-/// Selection of the k first elements of each row in top_k's order: k scans
-/// of the row, each taking the first element (in that order, then by
-/// index) that ranks after the one the previous scan took. O(k x n) per
-/// row, branch-free scans, no scratch buffer; the order is TopKOp::fold's.
+/// Selection of the k first elements of each row in top_k's order: one
+/// pass over the row inserting each element that ranks before the last of
+/// the k kept so far into them (insertion into a sorted list of k; equal
+/// values keep index order). O(n + shifts) per row, no scratch buffer; the
+/// order is TopKOp::fold's.
 struct TopKToLoops : OpConversionPattern<TopKOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -602,7 +638,7 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
   }
 };
 
-/// top_k's scans over the row's first `valid` elements, `count` of them;
+/// top_k's pass over the row's first `valid` elements, keeping `count`;
 /// the results start as zeros, which the positions past `count` keep.
 struct TopKPrefixToLoops : OpConversionPattern<TopKPrefixOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -91,3 +91,25 @@ func.func @conv_in_region(%c: tensor<i1>, %x: tensor<1x2x4x4xf32>) -> tensor<1x2
   }
   return %r : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// Nothing crosses a region's boundary: the ReLU that only the then-region
+// reads stays outside; the region's own ops fuse among themselves.
+// OPT-LABEL: func.func @across
+// OPT: %[[A:.*]] = graph.relu %arg1
+// OPT-NEXT: graph.if %arg0
+// OPT-NEXT: graph.fused "neg_sigmoid"(%[[A]])
+// OPT-NOT: graph.relu
+// OPT: } else {
+func.func @across(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = graph.relu %x : tensor<4xf32>
+  %r = graph.if %c : tensor<i1> -> tensor<4xf32> {
+    %b = graph.neg %a : tensor<4xf32>
+    %d = graph.sigmoid %b : tensor<4xf32>
+    graph.yield %d : tensor<4xf32>
+  } else {
+    graph.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

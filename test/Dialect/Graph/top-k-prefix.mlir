@@ -7,8 +7,9 @@
 
 // CHECK-LABEL: func.func @scores
 // CHECK: %values, %indices, %count = graph.top_k_prefix %arg0, %arg1, %arg2 {axis = 0 : i64} : (tensor<8xf32>, tensor<i64>, tensor<i64>) -> (tensor<8xf32>, tensor<8xi64>, tensor<i64>)
-// valid and k are clamped (k to valid), the results start as zeros, and the
-// scans run over valid elements, count times.
+// valid and k are clamped (k to valid), the results start as zeros, and one
+// pass over the valid elements keeps count of them (insertions that shift
+// the kept ones on).
 // LOWER-LABEL: func.func @scores
 // LOWER: arith.maxsi
 // LOWER: arith.minsi
@@ -17,7 +18,7 @@
 // LOWER: linalg.fill
 // LOWER: linalg.fill
 // LOWER: scf.for
-// LOWER: scf.for
+// LOWER: scf.while
 // LOWER: tensor.from_elements
 func.func @scores(%x: tensor<8xf32>, %valid: tensor<i64>, %k: tensor<i64>) -> (tensor<8xf32>, tensor<8xi64>, tensor<i64>) {
   %values, %indices, %count = graph.top_k_prefix %x, %valid, %k {axis = 0 : i64} : (tensor<8xf32>, tensor<i64>, tensor<i64>) -> (tensor<8xf32>, tensor<8xi64>, tensor<i64>)

@@ -8,7 +8,10 @@ map names to arrays; `compare(name, got, want)` returns None when they agree
 or a message (default: equal dtype, shape and values, NaN equal to NaN).
 run_cases prints `ok NAME` or `FAIL NAME: why` per case and returns 1 when
 one failed. `variants` adds graph-run options to run each case with too
-(e.g. another --target-cpu), each at both levels.
+(e.g. another --target-cpu), each at both levels. run_libraries runs each
+case from a shared library made by graph-compile (the outputs of run-time
+size travel through its metadata); main is the command line of the scripts
+that offer both (nonzero.py, run_time_size_consumers.py, if_branches.py).
 """
 import os
 import subprocess
@@ -82,4 +85,46 @@ def run_cases(graph_run, directory, cases, variants=((),)):
             print("FAIL %s: %s" % (name, "; ".join(problems)))
         else:
             print("ok %s" % name)
+    return status
+
+
+def run_libraries(graph_compile, graph_run, directory, all_cases):
+    """Each case compiled ahead of time into a shared library and run from
+    it: the extents travel through the library's metadata."""
+    status = 0
+    for name, model, inputs, expected, compare in all_cases:
+        path = os.path.join(directory, name + ".onnx")
+        library = os.path.join(directory, name + ".so")
+        subprocess.run([graph_compile, path, "-o", library], check=True)
+        args = [library] + ["--input=%s=%s.in.%s.npy" % (key, path, key)
+                            for key in inputs]
+        outs = {key: os.path.join(directory, "%s.so.%s.npy" % (name, key))
+                for key in expected}
+        run = subprocess.run(
+            [graph_run] + args +
+            ["--output=%s=%s" % item for item in outs.items()],
+            capture_output=True, text=True)
+        why = run.stderr.strip() if run.returncode else None
+        for key, file in outs.items():
+            why = why or compare(key, np.load(file), expected[key])
+        if why:
+            status = 1
+            print("FAIL %s.so: %s" % (name, why))
+        else:
+            print("ok %s.so" % name)
+    return status
+
+
+def main(argv, cases, writers):
+    """The command line of the scripts built on this module: SCRIPT
+    GRAPH_RUN DIR [GRAPH_COMPILE] runs cases() through graph-run (and,
+    given GRAPH_COMPILE, from a shared library of each); SCRIPT OPTION DIR
+    calls writers[OPTION](DIR) (e.g. --models: the models a .test imports
+    itself)."""
+    if argv[1] in writers:
+        return writers[argv[1]](argv[2])
+    all_cases = cases()
+    status = run_cases(argv[1], argv[2], all_cases)
+    if len(argv) > 3:
+        status |= run_libraries(argv[3], argv[1], argv[2], all_cases)
     return status

@@ -19,9 +19,9 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True
-from case_runner import close, exact, run_cases  # noqa: E402
+import case_runner  # noqa: E402
+from case_runner import close, exact  # noqa: E402
 from non_max_suppression import reference as nms_reference  # noqa: E402
-from nonzero import run_libraries  # noqa: E402
 
 F = np.float32
 
@@ -283,16 +283,5 @@ def write_models(directory):
     return 0
 
 
-def main():
-    if sys.argv[1] == "--models":
-        return write_models(sys.argv[2])
-    all_cases = cases()
-    status = run_cases(sys.argv[1], sys.argv[2], all_cases)
-    if len(sys.argv) > 3:
-        status |= run_libraries(sys.argv[3], sys.argv[1], sys.argv[2],
-                                all_cases)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(case_runner.main(sys.argv, cases, {"--models": write_models}))

@@ -11,13 +11,13 @@ ranks 1 to 4 and a scalar (one element, as ONNX Runtime reads it); NonZero
 as the second of two outputs.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 
 sys.dont_write_bytecode = True
-from case_runner import exact, run_cases  # noqa: E402
+import case_runner  # noqa: E402
+from case_runner import exact  # noqa: E402
 
 
 def make_model(x_shape, onnx_type, second_output=False):
@@ -98,43 +98,5 @@ def write_models(directory):
     return 0
 
 
-def run_libraries(graph_compile, graph_run, directory, all_cases):
-    """Each case compiled ahead of time into a shared library and run from
-    it: the extents travel through the library's metadata."""
-    status = 0
-    for name, model, inputs, expected, compare in all_cases:
-        path = os.path.join(directory, name + ".onnx")
-        library = os.path.join(directory, name + ".so")
-        subprocess.run([graph_compile, path, "-o", library], check=True)
-        args = [library] + ["--input=%s=%s.in.%s.npy" % (key, path, key)
-                            for key in inputs]
-        outs = {key: os.path.join(directory, "%s.so.%s.npy" % (name, key))
-                for key in expected}
-        run = subprocess.run(
-            [graph_run] + args +
-            ["--output=%s=%s" % item for item in outs.items()],
-            capture_output=True, text=True)
-        why = run.stderr.strip() if run.returncode else None
-        for key, file in outs.items():
-            why = why or compare(key, np.load(file), expected[key])
-        if why:
-            status = 1
-            print("FAIL %s.so: %s" % (name, why))
-        else:
-            print("ok %s.so" % name)
-    return status
-
-
-def main():
-    if sys.argv[1] == "--models":
-        return write_models(sys.argv[2])
-    all_cases = cases()
-    status = run_cases(sys.argv[1], sys.argv[2], all_cases)
-    if len(sys.argv) > 3:
-        status |= run_libraries(sys.argv[3], sys.argv[1], sys.argv[2],
-                                all_cases)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(case_runner.main(sys.argv, cases, {"--models": write_models}))

@@ -30,9 +30,9 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True
-from case_runner import close, exact, run_cases  # noqa: E402
+import case_runner  # noqa: E402
+from case_runner import close, exact  # noqa: E402
 from non_max_suppression import reference as nms_reference  # noqa: E402
-from nonzero import run_libraries  # noqa: E402
 
 F = np.float32
 
@@ -423,16 +423,5 @@ def write_refusals(directory):
     return 0
 
 
-def main():
-    if sys.argv[1] == "--refusals":
-        return write_refusals(sys.argv[2])
-    all_cases = cases()
-    status = run_cases(sys.argv[1], sys.argv[2], all_cases)
-    if len(sys.argv) > 3:
-        status |= run_libraries(sys.argv[3], sys.argv[1], sys.argv[2],
-                                all_cases)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(case_runner.main(sys.argv, cases, {"--refusals": write_refusals}))
