@@ -154,6 +154,7 @@ LogicalResult Importer::importBranches(const onnx::NodeProto &node,
 
   // Each branch sees the values of the scopes around it; what it defines,
   // and the constants it materializes, stay in its block.
+  OpBuilder::InsertionGuard guard(builder);
   OpBuilder::InsertPoint outside = builder.saveInsertionPoint();
   ImportedBranch branches[2];
   const onnx::GraphProto *graphs[] = {&thenBranch, &elseBranch};
@@ -182,10 +183,8 @@ LogicalResult Importer::importBranches(const onnx::NodeProto &node,
     foldedValues = std::move(outerFolded);
     extentSums = std::move(outerSums);
     constantExtents = std::move(outerExtents);
-    if (failed(outputs)) {
-      builder.restoreInsertionPoint(outside);
+    if (failed(outputs))
       return failure();
-    }
   }
 
   // The results: one per output, and after them an extent for each output
@@ -200,12 +199,10 @@ LogicalResult Importer::importBranches(const onnx::NodeProto &node,
     RankedTensorType types[2] = {getType(branches[0].values[i]),
                                  getType(branches[1].values[i])};
     if (types[0].getElementType() != types[1].getElementType() ||
-        types[0].getRank() != types[1].getRank()) {
-      builder.restoreInsertionPoint(outside);
+        types[0].getRank() != types[1].getRank())
       return nodeError(node, "output " + Twine(i) + ": the branches yield " +
                                  describe(branches[0].values[i]) + " and " +
                                  describe(branches[1].values[i]));
-    }
     SmallVector<int64_t> differing;
     for (int64_t d = 0; d < types[0].getRank(); ++d) {
       bool sized = llvm::any_of(branches, [&](const ImportedBranch &branch) {
@@ -214,14 +211,12 @@ LogicalResult Importer::importBranches(const onnx::NodeProto &node,
       if (sized || types[0].getDimSize(d) != types[1].getDimSize(d))
         differing.push_back(d);
     }
-    if (differing.size() > 1) {
-      builder.restoreInsertionPoint(outside);
+    if (differing.size() > 1)
       return nodeError(node, "output " + Twine(i) + ": the branches yield " +
                                  describe(branches[0].values[i]) + " and " +
                                  describe(branches[1].values[i]) +
                                  ", whose sizes differ in more than one "
                                  "dimension");
-    }
     if (differing.empty()) {
       resultTypes.push_back(types[0]);
       runTimeDims.push_back(-1);
