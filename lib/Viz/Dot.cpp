@@ -264,7 +264,8 @@ private:
   void printNode(int index);
   /// A fused group drawn open: a cluster with its body's ops.
   void printFusedCluster(int index);
-  /// A graph.if: a cluster with its box and one cluster per region.
+  /// A graph.if or graph.loop: a cluster with its box and one cluster per
+  /// region.
   void printBranchCluster(int index);
   /// A node, or its cluster when it is a fused group drawn open or a
   /// graph.if.
@@ -324,17 +325,20 @@ void DotPrinter::printFusedCluster(int index) {
 
 void DotPrinter::printBranchCluster(int index) {
   const Node &node = step.nodes[index];
+  StringRef opName = node.opName;
+  opName.consume_front("graph.");
   os << "  subgraph cluster_b" << index << " {\n  id=\"" << options.idPrefix
      << "b" << index
      << "\" class=\"branch\" style=\"rounded\" color=\"#7a7a7a\" "
-        "label=<<I>if</I>>;\n";
+        "label=<<I>"
+     << opName << "</I>>;\n";
   printNode(index);
-  for (int region : {0, 1}) {
+  for (auto [region, regionName] : llvm::enumerate(node.regionNames)) {
     os << "  subgraph cluster_b" << index << "r" << region << " {\n  id=\""
        << options.idPrefix << "b" << index << "r" << region
        << "\" class=\"region\" style=\"rounded,dashed\" color=\"#999999\" "
           "label=<<I>"
-       << (region == 0 ? "then" : "else") << "</I>>;\n";
+       << regionName << "</I>>;\n";
     printScope(node.func, index, region);
     os << "  }\n";
   }

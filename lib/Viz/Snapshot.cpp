@@ -250,9 +250,13 @@ int SnapshotBuilder::addOp(Operation *op, int parent) {
     for (Operation &inner : fused.getBody().front())
       if (!isa<YieldOp>(inner))
         addOp(&inner, index);
-  // A graph.if's regions hold ops of the graph, drawn beside it.
-  if (auto branch = dyn_cast<IfOp>(op)) {
-    for (auto [r, region] : llvm::enumerate(branch->getRegions()))
+  // The regions of a graph.if or graph.loop hold ops of the graph, drawn
+  // beside it; what a loop carries into its body comes from its box.
+  if (isa<IfOp, LoopOp>(op)) {
+    step.nodes[index].regionNames =
+        isa<IfOp>(op) ? std::vector<std::string>{"then", "else"}
+                      : std::vector<std::string>{"body"};
+    for (auto [r, region] : llvm::enumerate(op->getRegions()))
       for (Operation &inner : region.front()) {
         if (isa<YieldOp>(inner))
           continue;
@@ -260,6 +264,9 @@ int SnapshotBuilder::addOp(Operation *op, int parent) {
         step.nodes[innerIndex].branch = index;
         step.nodes[innerIndex].region = r;
       }
+    if (auto loop = dyn_cast<LoopOp>(op))
+      for (BlockArgument argument : loop.getBody().getArguments())
+        nodeOfArgument[argument] = index;
   }
   return index;
 }
@@ -340,10 +347,11 @@ void SnapshotBuilder::addFunction(func::FuncOp funcOp) {
     bool inBody = step.nodes[i].parent >= 0;
     addEdges(i, op->getOperands(), /*collapsed=*/!inBody,
              /*expanded=*/!isFused);
-    // What a region of a graph.if yields flows into it.
-    if (auto branch = dyn_cast<IfOp>(op))
-      for (YieldOp yield : {branch.getThenYield(), branch.getElseYield()})
-        addEdges(i, yield.getValues(), /*collapsed=*/true, /*expanded=*/true);
+    // What a region of a graph.if or graph.loop yields flows into it.
+    if (isa<IfOp, LoopOp>(op))
+      for (Region &region : op->getRegions())
+        addEdges(i, region.front().getTerminator()->getOperands(),
+                 /*collapsed=*/true, /*expanded=*/true);
   }
 
   for (Operation *op : returns)

@@ -56,10 +56,13 @@ struct Node {
   std::string detail;
   /// The fused node whose body holds this op, or -1 at the top level.
   int parent = -1;
-  /// The graph.if node one of whose regions holds this op (drawn in a
-  /// cluster of its own), and which region (0 then, 1 else); -1 outside.
+  /// The graph.if or graph.loop node one of whose regions holds this op
+  /// (drawn in a cluster of its own), and which region (0 then, 1 else; 0
+  /// a loop's body); -1 outside.
   int branch = -1;
   int region = -1;
+  /// For a graph.if or graph.loop: the names of its regions.
+  std::vector<std::string> regionNames;
   /// The index of its function in Step::funcs.
   int func = 0;
 

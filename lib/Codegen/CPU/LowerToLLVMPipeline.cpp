@@ -446,6 +446,9 @@ void mlir::graph::buildGraphLowerToLLVMPipeline(
   // is freed by the ownership-based deallocation.
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
+  // What a graph.loop carries from one iteration to the next is a kernel's
+  // new result, not its iteration argument updated in place.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   onFunctions(bufferization::createEmptyTensorEliminationPass());

@@ -41,8 +41,9 @@ using namespace mlir::graph;
 static bool isKernelOp(Operation &op) {
   if (!isa<GraphDialect>(op.getDialect()) || isa<ReshapeOp, FlattenOp>(op))
     return false;
-  // A graph.if stays in the caller, a branch between kernels.
-  if (isa<IfOp>(op))
+  // A graph.if or graph.loop stays in the caller, a branch or a loop
+  // between kernels.
+  if (isa<IfOp, LoopOp>(op))
     return false;
   return !op.hasTrait<OpTrait::ConstantLike>() &&
          !op.hasTrait<OpTrait::IsTerminator>();

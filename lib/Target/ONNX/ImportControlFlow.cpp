@@ -1,4 +1,4 @@
-//===- ImportControlFlow.cpp - If -------------------------------*- C++ -*-===//
+//===- ImportControlFlow.cpp - If, Loop and Scan ----------------*- C++ -*-===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -8,7 +8,9 @@
 // around them by name. A condition known at import time imports the branch
 // it selects in place; otherwise each branch becomes a region of a graph.if,
 // imported with the names of the enclosing scopes visible, and what a branch
-// defines (or materializes from a constant) forgotten after it.
+// defines (or materializes from a constant) forgotten after it. Loop is a
+// graph.loop whose body is its subgraph; Scan a graph.loop that reads a row
+// of each scan input per iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,12 @@ getBranch(Importer &importer, const onnx::NodeProto &node, StringRef name) {
   (void)importer.nodeError(node,
                            "attribute '" + name + "' (a graph) is missing");
   return nullptr;
+}
+
+/// `FLOAT 2x3`: what a diagnostic says of a value.
+static std::string describe(Value value) {
+  return typeName(value) + " " +
+         formatShape(Importer::getType(value).getShape());
 }
 
 static LogicalResult importIf(Importer &importer, const onnx::NodeProto &node) {
@@ -52,8 +60,414 @@ static LogicalResult importIf(Importer &importer, const onnx::NodeProto &node) {
   return importer.importBranches(node, *thenBranch, *elseBranch);
 }
 
+/// A tensor<i64> of rank 0 holding `value`.
+static Value createI64(Importer &importer, const onnx::NodeProto &node,
+                       int64_t value) {
+  OpBuilder &b = importer.getBuilder();
+  return importer.createConstant(
+      node, DenseElementsAttr::get(importer.getTensorType({}, b.getI64Type()),
+                                   b.getI64IntegerAttr(value)));
+}
+
+/// A tensor<i1> of rank 0 holding `value`.
+static Value createBool(Importer &importer, const onnx::NodeProto &node,
+                        bool value) {
+  OpBuilder &b = importer.getBuilder();
+  return importer.createConstant(
+      node, DenseElementsAttr::get(importer.getTensorType({}, b.getI1Type()),
+                                   b.getBoolAttr(value)));
+}
+
+/// Whether `value` is a tensor of one element of `elementType`.
+static bool isScalarOf(Value value, Type elementType) {
+  RankedTensorType type = Importer::getType(value);
+  return type.getElementType() == elementType && type.getNumElements() == 1;
+}
+
+namespace {
+/// The body of a loop being built: a block of its own until the op takes
+/// it.
+struct LoopBody {
+  LoopBody() : block(new Block) {}
+  ~LoopBody() {
+    if (!block)
+      return;
+    block->dropAllReferences();
+    delete block;
+  }
+  Block *release() { return std::exchange(block, nullptr); }
+
+  Block *block;
+};
+
+/// What a graph.loop built for a node computes.
+struct BuiltLoop {
+  SmallVector<Value> finals;
+  /// Each scan output as the loop stacks it, along a new dimension 0.
+  SmallVector<Value> scans;
+  /// The number of iterations that ran, when a run decides it.
+  Value count;
+};
+} // namespace
+
+/// Builds a graph.loop for `node` that runs `body`, a subgraph whose inputs
+/// are the iteration number, the condition and the carried values and whose
+/// outputs are the next condition, the carried values and the scan values
+/// (ONNX Loop's), at most `maxTrips` times (nullopt: the run decides) while
+/// `cond` holds. `prepare`, when given, is called at the start of the body
+/// with its arguments and gives the subgraph's inputs (Scan's rows); a
+/// subgraph without a condition output (Scan's) passes the condition on.
+static FailureOr<BuiltLoop>
+buildLoop(Importer &importer, const onnx::NodeProto &node,
+          const onnx::GraphProto &body, Value maxTripCount,
+          std::optional<int64_t> maxTrips, Value cond, ValueRange inits,
+          function_ref<SmallVector<Value>(ValueRange)> prepare = nullptr,
+          bool yieldsCondition = true) {
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  Type i1 = b.getI1Type();
+  size_t numCarried = inits.size();
+  int numScans = body.output_size() - static_cast<int>(yieldsCondition) -
+                 static_cast<int>(numCarried);
+  if (numScans < 0)
+    return importer.nodeError(
+        node, "subgraph '" + body.name() + "' has " +
+                  Twine(body.output_size()) + " outputs, fewer than its " +
+                  Twine(numCarried) + " carried values need");
+  if (numScans > 0 && !maxTrips)
+    return importer.nodeError(
+        node, "its " + Twine(numScans) +
+                  " scan outputs need a trip count known at import, their "
+                  "size; this one only a run decides");
+
+  LoopBody loopBody;
+  Block &block = *loopBody.block;
+  block.addArgument(Importer::getType(maxTripCount), loc);
+  block.addArgument(Importer::getType(cond), loc);
+  for (Value init : inits)
+    block.addArgument(init.getType(), loc);
+  SmallVector<Value> inputs(block.getArguments());
+  if (prepare) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&block);
+    inputs = prepare(block.getArguments());
+  }
+  FailureOr<Importer::SubgraphOutputs> outputs =
+      importer.importIntoBlock(node, body, block, inputs);
+  if (failed(outputs))
+    return failure();
+  for (auto [i, extent] : llvm::enumerate(outputs->extents))
+    if (extent)
+      return importer.nodeError(node, "output " + Twine(i) + " of subgraph '" +
+                                          body.name() +
+                                          "' is of run-time size, which a "
+                                          "loop cannot carry or stack yet");
+  SmallVector<Value> &yielded = outputs->values;
+  if (!yieldsCondition)
+    yielded.insert(yielded.begin(), block.getArgument(1));
+  if (!isScalarOf(yielded[0], i1))
+    return importer.nodeError(
+        node, "subgraph '" + body.name() + "' yields a condition of " +
+                  describe(yielded[0]) + "; it must be a BOOL of one element");
+  for (auto [i, init] : llvm::enumerate(inits))
+    if (yielded[1 + i].getType() != init.getType())
+      return importer.nodeError(
+          node, "carried value " + Twine(i) + " starts as " + describe(init) +
+                    " and subgraph '" + body.name() + "' yields " +
+                    describe(yielded[1 + i]) +
+                    "; a value that changes type or shape from one "
+                    "iteration to the next is not supported");
+
+  // The iterations all run when only the count stops the loop: the
+  // condition is true and the body passes it on or yields true.
+  Value nextCond = yielded[0];
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&block);
+    nextCond = createReshape(importer, node, nextCond,
+                             Importer::getType(cond).getShape());
+    yielded[0] = nextCond;
+    YieldOp::create(b, loc, yielded);
+  }
+  auto isTrue = [&](Value value) {
+    auto known = dyn_cast_or_null<DenseElementsAttr>(importer.foldValue(value));
+    return known && known.getValues<bool>()[0];
+  };
+  bool runsAll = maxTrips && isTrue(cond) &&
+                 (nextCond == block.getArgument(1) || isTrue(nextCond));
+
+  int64_t bound = maxTrips ? std::max<int64_t>(*maxTrips, 0) : 0;
+  SmallVector<Type> resultTypes(ValueRange(inits).getTypes());
+  for (Value row : ArrayRef<Value>(yielded).drop_front(1 + numCarried)) {
+    RankedTensorType rowType = Importer::getType(row);
+    SmallVector<int64_t> shape{bound};
+    llvm::append_range(shape, rowType.getShape());
+    resultTypes.push_back(
+        importer.getTensorType(shape, rowType.getElementType()));
+  }
+  resultTypes.push_back(importer.getTensorType({}, b.getI64Type()));
+  auto loop = LoopOp::create(b, loc, resultTypes, maxTripCount, cond, inits);
+  loop.getBody().push_back(loopBody.release());
+  BuiltLoop built;
+  llvm::append_range(built.finals, loop.getFinalValues());
+  llvm::append_range(built.scans, loop.getScanOutputs());
+  if (!runsAll)
+    built.count = loop.getIterationCount();
+  return built;
+}
+
+/// Defines the outputs of `node` as what `loop` computes, `scans` in the
+/// place of its scan outputs.
+static LogicalResult setLoopOutputs(Importer &importer,
+                                    const onnx::NodeProto &node,
+                                    const BuiltLoop &loop,
+                                    ArrayRef<Value> scans) {
+  for (auto [i, value] : llvm::enumerate(loop.finals))
+    if (failed(importer.setOutput(node, i, value)))
+      return failure();
+  for (auto [k, value] : llvm::enumerate(scans)) {
+    int index = loop.finals.size() + k;
+    LogicalResult defined =
+        loop.count
+            ? importer.setRunTimeSizeOutput(node, index, value, 0, loop.count)
+            : importer.setOutput(node, index, value);
+    if (failed(defined))
+      return failure();
+  }
+  return success();
+}
+
+static LogicalResult importLoop(Importer &importer,
+                                const onnx::NodeProto &node) {
+  const onnx::GraphProto *body = getBranch(importer, node, "body");
+  if (!body)
+    return failure();
+  OpBuilder &b = importer.getBuilder();
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  int numCarried = node.input_size() - 2;
+  if (numCarried < 0)
+    return importer.nodeError(node, "has " + Twine(node.input_size()) +
+                                        " inputs; it needs at least the trip "
+                                        "count and the condition (named or "
+                                        "empty)");
+  int numScans = node.output_size() - numCarried;
+  if (numScans < 0 || body->output_size() != node.output_size() + 1)
+    return importer.nodeError(
+        node, "has " + Twine(node.output_size()) + " outputs and " +
+                  Twine(numCarried) + " carried values, but subgraph '" +
+                  body->name() + "' has " + Twine(body->output_size()) +
+                  " outputs; it must have one more than the node");
+
+  // The trip count: none when absent; known at import when the loop has
+  // scan outputs, as their size.
+  std::optional<int64_t> maxTrips;
+  Value maxTripCount;
+  if (Importer::hasInput(node, 0)) {
+    if (const ConstantTensor *m = importer.getConstantInput(
+            node, 0, /*decidesShapes=*/numScans > 0)) {
+      if (m->getNumElements() != 1 || !m->isInteger())
+        return importer.nodeError(node, "the trip count must be one integer");
+      maxTrips = m->getInts()[0];
+    } else {
+      FailureOr<Value> count = importer.getInput(node, 0);
+      if (failed(count))
+        return failure();
+      if (!isScalarOf(*count, i64))
+        return importer.nodeError(node, "the trip count must be an INT64 of "
+                                        "one element, but it is " +
+                                            describe(*count));
+      maxTripCount = createReshape(importer, node, *count, {});
+    }
+  } else {
+    maxTrips = std::numeric_limits<int64_t>::max();
+  }
+  if (!maxTripCount)
+    maxTripCount = createI64(importer, node, *maxTrips);
+  if (maxTrips == std::numeric_limits<int64_t>::max() && numScans > 0)
+    return importer.nodeError(node, "its scan outputs need a trip count, "
+                                    "their size; it has none");
+
+  Value cond;
+  if (!Importer::hasInput(node, 1)) {
+    cond = createBool(importer, node, true);
+  } else {
+    FailureOr<Value> c = importer.getInput(node, 1);
+    if (failed(c))
+      return failure();
+    if (!isScalarOf(*c, i1))
+      return importer.nodeError(node, "the condition must be a BOOL of one "
+                                      "element, but it is " +
+                                          describe(*c));
+    cond = createReshape(importer, node, *c, {});
+  }
+  SmallVector<Value> inits;
+  for (int i = 0; i < numCarried; ++i) {
+    FailureOr<Value> init = importer.getInput(node, 2 + i);
+    if (failed(init))
+      return failure();
+    inits.push_back(*init);
+  }
+
+  FailureOr<BuiltLoop> loop =
+      buildLoop(importer, node, *body, maxTripCount, maxTrips, cond, inits);
+  if (failed(loop))
+    return failure();
+  return setLoopOutputs(importer, node, *loop, loop->scans);
+}
+
+/// `value` with dimension 0 moved to `axis` (Scan's scan_output_axes).
+static Value moveLeadingDim(Importer &importer, const onnx::NodeProto &node,
+                            Value value, int64_t axis) {
+  if (axis == 0)
+    return value;
+  RankedTensorType type = Importer::getType(value);
+  SmallVector<int64_t> perm, shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t from = d < axis ? d + 1 : d == axis ? 0 : d;
+    perm.push_back(from);
+    shape.push_back(type.getDimSize(from));
+  }
+  OpBuilder &b = importer.getBuilder();
+  return TransposeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape, type.getElementType()), value,
+      b.getDenseI64ArrayAttr(perm));
+}
+
+/// `value` reversed along dimension 0.
+static Value reverseLeadingDim(Importer &importer, const onnx::NodeProto &node,
+                               Value value) {
+  ArrayRef<int64_t> shape = Importer::getType(value).getShape();
+  if (shape[0] <= 1)
+    return value;
+  SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1);
+  starts[0] = shape[0] - 1;
+  steps[0] = -1;
+  return createSlice(importer, node, value, starts, steps, shape);
+}
+
+/// ONNX Scan (opset 9 on): a graph.loop over the scan inputs' rows, each
+/// iteration reading row i (or L - 1 - i, reversed) of each with a
+/// graph.gather; the scan outputs stacked, then reversed and moved to their
+/// axes as the attributes say.
+static LogicalResult importScan(Importer &importer,
+                                const onnx::NodeProto &node) {
+  const onnx::GraphProto *body = getBranch(importer, node, "body");
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> numScanInputs = attrs.getInt("num_scan_inputs", -1);
+  if (!body || failed(numScanInputs))
+    return failure();
+  int numStates = node.input_size() - *numScanInputs;
+  if (*numScanInputs < 1 || numStates < 0)
+    return importer.nodeError(node, "num_scan_inputs is " +
+                                        Twine(*numScanInputs) + " for " +
+                                        Twine(node.input_size()) + " inputs");
+  int numScans = node.output_size() - numStates;
+  if (numScans < 0)
+    return importer.nodeError(node, "has fewer outputs than its " +
+                                        Twine(numStates) + " states");
+  FailureOr<SmallVector<int64_t>> inputAxes =
+      attrs.getInts("scan_input_axes", SmallVector<int64_t>(*numScanInputs, 0));
+  FailureOr<SmallVector<int64_t>> inputDirections = attrs.getInts(
+      "scan_input_directions", SmallVector<int64_t>(*numScanInputs, 0));
+  FailureOr<SmallVector<int64_t>> outputAxes =
+      attrs.getInts("scan_output_axes", SmallVector<int64_t>(numScans, 0));
+  FailureOr<SmallVector<int64_t>> outputDirections = attrs.getInts(
+      "scan_output_directions", SmallVector<int64_t>(numScans, 0));
+  if (failed(inputAxes) || failed(inputDirections) || failed(outputAxes) ||
+      failed(outputDirections))
+    return failure();
+  if (inputAxes->size() != static_cast<size_t>(*numScanInputs) ||
+      inputDirections->size() != static_cast<size_t>(*numScanInputs) ||
+      outputAxes->size() != static_cast<size_t>(numScans) ||
+      outputDirections->size() != static_cast<size_t>(numScans))
+    return importer.nodeError(node, "the axes and directions must have one "
+                                    "entry per scan input and per scan "
+                                    "output");
+  if (body->input_size() != node.input_size() ||
+      body->output_size() != node.output_size())
+    return importer.nodeError(
+        node,
+        "subgraph '" + body->name() + "' has " + Twine(body->input_size()) +
+            " inputs and " + Twine(body->output_size()) +
+            " outputs; it must have the "
+            "node's " +
+            Twine(node.input_size()) + " and " + Twine(node.output_size()));
+
+  SmallVector<Value> states, scanInputs;
+  SmallVector<int64_t> axes;
+  int64_t length = -1;
+  for (int i = 0; i < node.input_size(); ++i) {
+    FailureOr<Value> input = importer.getInput(node, i);
+    if (failed(input))
+      return failure();
+    if (i < numStates) {
+      states.push_back(*input);
+      continue;
+    }
+    ArrayRef<int64_t> shape = Importer::getType(*input).getShape();
+    FailureOr<int64_t> axis = normalizeAxis(
+        importer, node, (*inputAxes)[i - numStates], shape.size());
+    if (failed(axis))
+      return failure();
+    if (length >= 0 && shape[*axis] != length)
+      return importer.nodeError(node, "the scan inputs have " + Twine(length) +
+                                          " and " + Twine(shape[*axis]) +
+                                          " rows");
+    length = shape[*axis];
+    scanInputs.push_back(*input);
+    axes.push_back(*axis);
+  }
+
+  // Each iteration reads its rows of the scan inputs.
+  Location loc = importer.getLoc(node);
+  OpBuilder &b = importer.getBuilder();
+  auto prepare = [&](ValueRange arguments) {
+    SmallVector<Value> inputs(arguments.drop_front(2));
+    Value iteration = arguments[0];
+    Value reversed;
+    for (auto [j, input] : llvm::enumerate(scanInputs)) {
+      Value index = iteration;
+      if ((*inputDirections)[j]) {
+        if (!reversed)
+          reversed =
+              SubOp::create(b, loc, iteration.getType(),
+                            createI64(importer, node, length - 1), iteration);
+        index = reversed;
+      }
+      RankedTensorType type = Importer::getType(input);
+      SmallVector<int64_t> rowShape(type.getShape());
+      rowShape.erase(rowShape.begin() + axes[j]);
+      inputs.push_back(GatherOp::create(
+          b, loc, importer.getTensorType(rowShape, type.getElementType()),
+          input, index, b.getI64IntegerAttr(axes[j])));
+    }
+    return inputs;
+  };
+  FailureOr<BuiltLoop> loop =
+      buildLoop(importer, node, *body, createI64(importer, node, length),
+                length, createBool(importer, node, true), states, prepare,
+                /*yieldsCondition=*/false);
+  if (failed(loop))
+    return failure();
+  SmallVector<Value> scans;
+  for (auto [k, scan] : llvm::enumerate(loop->scans)) {
+    Value value = scan;
+    if ((*outputDirections)[k])
+      value = reverseLeadingDim(importer, node, value);
+    FailureOr<int64_t> axis = normalizeAxis(importer, node, (*outputAxes)[k],
+                                            Importer::getType(value).getRank());
+    if (failed(axis))
+      return failure();
+    scans.push_back(moveLeadingDim(importer, node, value, *axis));
+  }
+  return setLoopOutputs(importer, node, *loop, scans);
+}
+
 void mlir::graph::onnx_import::registerControlFlowOps(OpRegistry &registry) {
   registry.on("If", 1, importIf);
+  registry.on("Loop", 1, importLoop);
+  registry.on("Scan", 9, importScan);
 }
 
 //===----------------------------------------------------------------------===//
@@ -62,9 +476,17 @@ void mlir::graph::onnx_import::registerControlFlowOps(OpRegistry &registry) {
 
 FailureOr<SmallVector<Importer::Entry>>
 Importer::importSubgraph(const onnx::NodeProto &node,
-                         const onnx::GraphProto &graph) {
-  if (graph.input_size() > 0)
-    return nodeError(node, "branch '" + graph.name() + "' has inputs");
+                         const onnx::GraphProto &graph, ValueRange inputs) {
+  if (graph.input_size() != static_cast<int>(inputs.size()))
+    return nodeError(node, "subgraph '" + graph.name() + "' has " +
+                               Twine(graph.input_size()) +
+                               " inputs; it must have " + Twine(inputs.size()));
+  // An input hides a value of the same name around the subgraph.
+  for (auto [info, input] : llvm::zip(graph.input(), inputs)) {
+    Entry &entry = values[info.name()];
+    entry = Entry();
+    entry.value = input;
+  }
   if (failed(addInitializers(graph)))
     return failure();
   for (const onnx::ValueInfoProto &info : graph.value_info())
@@ -80,20 +502,57 @@ Importer::importSubgraph(const onnx::NodeProto &node,
     auto it = values.find(output.name());
     if (it == values.end() ||
         (!it->second.value && !it->second.constant && !it->second.poisoned))
-      return nodeError(node, "output '" + output.name() + "' of branch '" +
+      return nodeError(node, "output '" + output.name() + "' of subgraph '" +
                                  graph.name() +
-                                 "' is not computed by the branch");
+                                 "' is not computed by the subgraph");
     // A failed node has been reported.
     if (it->second.poisoned)
       return failure();
     if (it->second.runTimeShape)
-      return nodeError(node, "output '" + output.name() + "' of branch '" +
+      return nodeError(node, "output '" + output.name() + "' of subgraph '" +
                                  graph.name() +
                                  "' is a shape that only a run decides, "
-                                 "which a branch cannot yield yet");
+                                 "which a subgraph cannot yield yet");
     outputs.push_back(it->second);
   }
   return outputs;
+}
+
+FailureOr<Importer::SubgraphOutputs>
+Importer::importIntoBlock(const onnx::NodeProto &node,
+                          const onnx::GraphProto &graph, Block &block,
+                          ValueRange inputs) {
+  OpBuilder::InsertionGuard guard(builder);
+  llvm::StringMap<Entry> outerValues = values;
+  auto outerFolded = foldedValues;
+  auto outerSums = extentSums;
+  auto outerExtents = constantExtents;
+  auto outerTypes = declaredTypes;
+  builder.setInsertionPointToEnd(&block);
+  SubgraphOutputs yielded;
+  FailureOr<SmallVector<Entry>> outputs = importSubgraph(node, graph, inputs);
+  if (succeeded(outputs)) {
+    for (Entry &entry : *outputs) {
+      if (!entry.value &&
+          !getMLIRElementType(context, entry.constant->elementType)) {
+        outputs = nodeError(
+            node, "subgraph '" + graph.name() + "' yields a " +
+                      getElementTypeName(entry.constant->elementType) +
+                      " tensor, which is not supported");
+        break;
+      }
+      yielded.values.push_back(entry.value ? entry.value : materialize(entry));
+      yielded.extents.push_back(entry.runTimeExtent);
+    }
+  }
+  values = std::move(outerValues);
+  foldedValues = std::move(outerFolded);
+  extentSums = std::move(outerSums);
+  constantExtents = std::move(outerExtents);
+  declaredTypes = std::move(outerTypes);
+  if (failed(outputs))
+    return failure();
+  return yielded;
 }
 
 LogicalResult Importer::importBranchInPlace(const onnx::NodeProto &node,
@@ -110,12 +569,6 @@ LogicalResult Importer::importBranchInPlace(const onnx::NodeProto &node,
     defined = entry;
   }
   return success();
-}
-
-/// `FLOAT 2x3`: what a diagnostic says of a value.
-static std::string describe(Value value) {
-  return typeName(value) + " " +
-         formatShape(Importer::getType(value).getShape());
 }
 
 namespace {
@@ -159,32 +612,12 @@ LogicalResult Importer::importBranches(const onnx::NodeProto &node,
   ImportedBranch branches[2];
   const onnx::GraphProto *graphs[] = {&thenBranch, &elseBranch};
   for (auto [branch, graph] : llvm::zip(branches, graphs)) {
-    llvm::StringMap<Entry> outerValues = values;
-    auto outerFolded = foldedValues;
-    auto outerSums = extentSums;
-    auto outerExtents = constantExtents;
-    builder.setInsertionPointToEnd(branch.block);
-    FailureOr<SmallVector<Entry>> outputs = importSubgraph(node, *graph);
-    if (succeeded(outputs)) {
-      for (Entry &entry : *outputs) {
-        if (!entry.value &&
-            !getMLIRElementType(context, entry.constant->elementType)) {
-          outputs = nodeError(
-              node, "a branch yields a " +
-                        getElementTypeName(entry.constant->elementType) +
-                        " tensor, which is not supported");
-          break;
-        }
-        branch.values.push_back(entry.value ? entry.value : materialize(entry));
-        branch.extents.push_back(entry.runTimeExtent);
-      }
-    }
-    values = std::move(outerValues);
-    foldedValues = std::move(outerFolded);
-    extentSums = std::move(outerSums);
-    constantExtents = std::move(outerExtents);
+    FailureOr<SubgraphOutputs> outputs =
+        importIntoBlock(node, *graph, *branch.block);
     if (failed(outputs))
       return failure();
+    branch.values = std::move(outputs->values);
+    branch.extents = std::move(outputs->extents);
   }
 
   // The results: one per output, and after them an extent for each output

@@ -116,7 +116,12 @@ void Importer::noteNeededInputs(Value value) {
   while (!worklist.empty()) {
     Value next = worklist.pop_back_val();
     if (auto argument = dyn_cast<BlockArgument>(next)) {
-      auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+      // The body of a loop being imported is in no region yet; its
+      // arguments change from one iteration to the next.
+      Block *owner = argument.getOwner();
+      auto func = owner->getParent()
+                      ? dyn_cast<func::FuncOp>(owner->getParentOp())
+                      : func::FuncOp();
       if (auto name = func ? func.getArgAttrOfType<StringAttr>(
                                  argument.getArgNumber(), kNameAttr)
                            : StringAttr())

@@ -215,6 +215,20 @@ public:
   LogicalResult importBranches(const onnx::NodeProto &node,
                                const onnx::GraphProto &thenBranch,
                                const onnx::GraphProto &elseBranch);
+  /// What a subgraph imported into a block of its own yields: its outputs
+  /// as values, and the extent of those of run-time size.
+  struct SubgraphOutputs {
+    SmallVector<Value> values;
+    SmallVector<std::optional<RunTimeExtent>> extents;
+  };
+  /// Imports `graph`, a subgraph of `node`, at the end of `block`, its
+  /// inputs being `inputs` and the names of the enclosing scopes visible;
+  /// what it defines (and the constants it materializes) is forgotten after
+  /// it, so that nothing of the block leaks out (ImportControlFlow.cpp).
+  FailureOr<SubgraphOutputs> importIntoBlock(const onnx::NodeProto &node,
+                                             const onnx::GraphProto &graph,
+                                             Block &block,
+                                             ValueRange inputs = {});
 
 private:
   /// An ONNX value: an MLIR value once one exists, and its contents when
@@ -242,10 +256,11 @@ private:
   /// The entry of input `index` of `node`, or null when it has none.
   const Entry *findInput(const onnx::NodeProto &node, int index) const;
   void importNode(const onnx::NodeProto &node);
-  /// Imports the nodes of a subgraph of `node` at the insertion point and
-  /// returns the entries of its outputs.
+  /// Imports the nodes of a subgraph of `node` at the insertion point, its
+  /// inputs being `inputs`, and returns the entries of its outputs.
   FailureOr<SmallVector<Entry>> importSubgraph(const onnx::NodeProto &node,
-                                               const onnx::GraphProto &graph);
+                                               const onnx::GraphProto &graph,
+                                               ValueRange inputs = {});
   /// Imports `node`, some of whose inputs have run-time size, through
   /// `build` on their bounds, and gives its outputs their extents by the
   /// rules of ImportRunTimeSize.cpp; refuses an operator without a rule.

@@ -1,4 +1,4 @@
-//===- ControlFlowOps.cpp - graph.if ----------------------------*- C++ -*-===//
+//===- ControlFlowOps.cpp - graph.if and graph.loop -------------*- C++ -*-===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -7,6 +7,8 @@
 // graph.if: two single-block regions, the one a bool selects runs. Its
 // verifier, the region a constant condition decides, and the
 // canonicalization that puts that region in the op's place.
+// graph.loop: a region run while a count and a condition allow. Its
+// verifier and the canonicalization of a loop that never runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,4 +92,135 @@ struct InlineDecidedIf : OpRewritePattern<IfOp> {
 void IfOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                        MLIRContext *context) {
   patterns.add<InlineDecidedIf>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// LoopOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `type` is a tensor of one element of `elementType`.
+static bool isScalarOf(Type type, Type elementType) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.getElementType() == elementType &&
+         shaped.hasStaticShape() && shaped.getNumElements() == 1;
+}
+
+YieldOp LoopOp::getBodyYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+std::optional<int64_t> LoopOp::getBound() {
+  ResultRange scans = getScanOutputs();
+  if (scans.empty())
+    return std::nullopt;
+  return cast<ShapedType>(scans.front().getType()).getDimSize(0);
+}
+
+LogicalResult LoopOp::verify() {
+  Builder b(getContext());
+  if (!isScalarOf(getMaxTripCount().getType(), b.getI64Type()))
+    return emitOpError() << "operand 'maxTripCount' must be an i64 tensor of "
+                            "one element, but it is "
+                         << getMaxTripCount().getType();
+  if (!isScalarOf(getCond().getType(), b.getI1Type()))
+    return emitOpError() << "operand 'cond' must be a bool tensor of one "
+                            "element, but it is "
+                         << getCond().getType();
+  size_t numCarried = getInitValues().size();
+  if (getNumResults() < numCarried + 1)
+    return emitOpError() << "has " << getNumResults() << " results, but "
+                         << numCarried
+                         << " carried values and the iteration count need "
+                         << numCarried + 1;
+  auto countType = dyn_cast<RankedTensorType>(getIterationCount().getType());
+  if (!countType || countType.getRank() != 0 ||
+      !countType.getElementType().isInteger(64))
+    return emitOpError() << "the last result, the iteration count, must be "
+                            "tensor<i64>, but it is "
+                         << getIterationCount().getType();
+  for (auto [i, init, result] :
+       llvm::enumerate(getInitValues(), getFinalValues()))
+    if (init.getType() != result.getType())
+      return emitOpError() << "result " << i << " is " << result.getType()
+                           << ", but the value it carries starts as "
+                           << init.getType();
+
+  Block &body = getBody().front();
+  SmallVector<Type> argTypes{getMaxTripCount().getType(), getCond().getType()};
+  llvm::append_range(argTypes, getInitValues().getTypes());
+  if (TypeRange(body.getArgumentTypes()) != TypeRange(argTypes))
+    return emitOpError() << "the body takes (" << body.getArgumentTypes()
+                         << "), but must take the iteration number, the "
+                            "condition and the carried values: ("
+                         << argTypes << ")";
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError() << "the body must end in 'graph.yield'";
+  ValueRange yielded = yield.getValues();
+  ResultRange scans = getScanOutputs();
+  if (yielded.size() != 1 + numCarried + scans.size())
+    return emitOpError() << "the body yields " << yielded.size()
+                         << " values, but must yield the condition, "
+                         << numCarried << " carried values and " << scans.size()
+                         << " scan values";
+  if (!isScalarOf(yielded[0].getType(), b.getI1Type()))
+    return emitOpError() << "the body yields " << yielded[0].getType()
+                         << " as its condition; it must be a bool tensor of "
+                            "one element";
+  for (auto [i, init] : llvm::enumerate(getInitValues()))
+    if (yielded[1 + i].getType() != init.getType())
+      return emitOpError() << "the body yields " << yielded[1 + i].getType()
+                           << " as carried value " << i << ", which is "
+                           << init.getType();
+  std::optional<int64_t> bound = getBound();
+  for (auto [k, scan] : llvm::enumerate(scans)) {
+    auto row = cast<RankedTensorType>(yielded[1 + numCarried + k].getType());
+    auto stacked = dyn_cast<RankedTensorType>(scan.getType());
+    SmallVector<int64_t> expected{*bound};
+    llvm::append_range(expected, row.getShape());
+    if (!stacked || stacked.getShape() != ArrayRef<int64_t>(expected) ||
+        stacked.getElementType() != row.getElementType() || *bound < 0)
+      return emitOpError() << "scan output " << k << " is " << scan.getType()
+                           << ", but stacks " << *bound << " rows of " << row;
+  }
+  return success();
+}
+
+namespace {
+/// A graph.loop that runs no iteration, a constant count of at most 0 or a
+/// constant false condition, is its initial values; its scan outputs are
+/// zeros and its iteration count 0.
+struct SkipLoopThatNeverRuns : OpRewritePattern<LoopOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LoopOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr count, cond;
+    bool noTrips = matchPattern(op.getMaxTripCount(), m_Constant(&count)) &&
+                   count.getValues<int64_t>()[0] <= 0;
+    bool stopped = matchPattern(op.getCond(), m_Constant(&cond)) &&
+                   !cond.getValues<bool>()[0];
+    if (!noTrips && !stopped)
+      return failure();
+    SmallVector<Value> results(op.getInitValues());
+    for (Value scan : op.getScanOutputs()) {
+      auto type = cast<ShapedType>(scan.getType());
+      results.push_back(ConstantOp::create(
+          rewriter, op.getLoc(), type,
+          DenseElementsAttr::get(type,
+                                 rewriter.getZeroAttr(type.getElementType()))));
+    }
+    auto countType = cast<ShapedType>(op.getIterationCount().getType());
+    results.push_back(ConstantOp::create(
+        rewriter, op.getLoc(), countType,
+        DenseElementsAttr::get(countType, rewriter.getI64IntegerAttr(0))));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void LoopOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                         MLIRContext *context) {
+  patterns.add<SkipLoopThatNeverRuns>(context);
 }

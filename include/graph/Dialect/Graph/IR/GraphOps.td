@@ -482,9 +482,10 @@ def Graph_FusedOp : Graph_Op<"fused", [
 }
 
 def Graph_YieldOp : Graph_Op<"yield", [
-    Pure, ReturnLike, Terminator, ParentOneOf<["FusedOp", "IfOp"]>]> {
-  let summary = "returns the results of a `graph.fused` body or of the "
-                "region of a `graph.if` that ran";
+    Pure, ReturnLike, Terminator, ParentOneOf<["FusedOp", "IfOp", "LoopOp"]>]> {
+  let summary = "returns the results of a `graph.fused` body, of the "
+                "region of a `graph.if` that ran, or of an iteration of a "
+                "`graph.loop`";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
