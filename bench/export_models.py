@@ -57,7 +57,10 @@ The models:
                           layers, tanh GELU, an additive causal mask, a final
                           LayerNorm; opset 13;
   bert_encoder_opset17, gpt2_decoder_opset17
-                          the same two at opset 17 (LayerNormalization).
+                          the same two at opset 17 (LayerNormalization);
+  lstm, gru               2-layer recurrent encoders (see recurrent);
+  scripted_loop           a torch.jit.script model whose while loop and If
+                          the data decides (ONNX Loop and If), 4x256 input.
 
 Needs Debian's python3-torch (and python3-torchvision for the torchvision
 models): run it with /usr/bin/python3.
@@ -73,7 +76,7 @@ import numpy as np
 MODELS = ("resnet18", "mobilenet_v2", "conv_bn_relu", "vit_tiny", "mobilenet_v3",
           "resnet50", "densenet121", "inception_v3", "efficientnet_b0", "convnext_tiny",
           "vit_b_16", "bert_encoder", "bert_encoder_opset17", "gpt2_decoder",
-          "gpt2_decoder_opset17", "lstm", "gru")
+          "gpt2_decoder_opset17", "lstm", "gru", "scripted_loop")
 INPUT_SHAPES = {
     "resnet18": (1, 3, 224, 224),
     "mobilenet_v2": (1, 3, 224, 224),
@@ -94,6 +97,7 @@ INPUT_SHAPES = {
     # The recurrent models take a sequence, batch first: 1 x 100 steps x 128.
     "lstm": (1, 100, 128),
     "gru": (1, 100, 128),
+    "scripted_loop": (4, 256),
 }
 # The opset each model is exported at when --opset is not given.
 # convnext_tiny: LayerNormalization (opset 17) rather than its decomposition.
@@ -256,6 +260,38 @@ def recurrent(torch, cell, bidirectional):
     return Encoder()
 
 
+def scripted_loop(torch, width=256, classes=10, max_steps=32):
+    """A TorchScript model whose control flow the data decides, as
+    torch.jit.script exports it (ONNX Loop and If): a state refined by a
+    residual MLP step until it moves by less than a tolerance or after
+    max_steps steps (a while loop carrying the state, the step and the
+    change), then a head whose sign an If on the state's mean chooses."""
+    class Refine(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.step = torch.nn.Linear(width, width)
+            self.gate = torch.nn.Linear(width, width)
+            self.head = torch.nn.Linear(width, classes)
+            self.max_steps = max_steps
+
+        def forward(self, x):
+            h = x
+            change = torch.ones_like(x)
+            steps = 0
+            while steps < self.max_steps and bool(change.abs().max() > 0.05):
+                update = torch.tanh(self.step(h)) * torch.sigmoid(self.gate(h))
+                new = 0.5 * h + 0.5 * update
+                change = new - h
+                h = new
+                steps += 1
+            if bool(h.mean() > 0):
+                out = self.head(h)
+            else:
+                out = -self.head(h)
+            return out
+    return torch.jit.script(Refine())
+
+
 def mobilenet_v3(torch, classes=1000):
     """MobileNetV3-Small as torchvision defines it (inverted residuals with
     squeeze-excitation, HardSwish), written out here."""
@@ -373,6 +409,8 @@ def build(name):
         return recurrent(torch, torch.nn.LSTM, bidirectional=False)
     if name == "gru":
         return recurrent(torch, torch.nn.GRU, bidirectional=True)
+    if name == "scripted_loop":
+        return scripted_loop(torch)
     sys.exit("export_models.py: unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
 
 

@@ -90,6 +90,13 @@ private:
             continue;
           }
         }
+        // A graph.loop that a constant keeps from running is its initial
+        // values.
+        if (auto loop = dyn_cast<LoopOp>(op); loop && loop.neverRuns()) {
+          IRRewriter rewriter(op.getContext());
+          loop.replaceByInitialValues(rewriter);
+          continue;
+        }
         for (Region &nested : op.getRegions())
           foldRegion(nested);
         // Folding the body may let the op fold (a graph.fused whose body

@@ -299,11 +299,13 @@ void SnapshotBuilder::addEdges(int node, ValueRange operands, bool collapsed,
                                bool expanded) {
   for (Value operand : operands) {
     std::string label = formatShape(operand.getType());
+    // A loop's body passing on what the loop gave it (its condition) would
+    // draw an edge from the loop's box to itself.
     if (collapsed)
-      if (int from = getCollapsedSource(operand); from >= 0)
+      if (int from = getCollapsedSource(operand); from >= 0 && from != node)
         step.collapsedEdges.push_back({from, node, label});
     if (expanded)
-      if (int from = getExpandedSource(operand); from >= 0)
+      if (int from = getExpandedSource(operand); from >= 0 && from != node)
         step.expandedEdges.push_back({from, node, label});
   }
 }

@@ -61,6 +61,6 @@ func.func @no_terminator(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.fused, graph.if'}}
+  // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.fused, graph.if, graph.loop'}}
   graph.yield %x : tensor<4xf32>
 }

@@ -186,35 +186,42 @@ LogicalResult LoopOp::verify() {
   return success();
 }
 
+bool LoopOp::neverRuns() {
+  DenseElementsAttr count, cond;
+  return (matchPattern(getMaxTripCount(), m_Constant(&count)) &&
+          count.getValues<int64_t>()[0] <= 0) ||
+         (matchPattern(getCond(), m_Constant(&cond)) &&
+          !cond.getValues<bool>()[0]);
+}
+
+void LoopOp::replaceByInitialValues(RewriterBase &rewriter) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(getOperation());
+  SmallVector<Value> results(getInitValues());
+  for (Value scan : getScanOutputs()) {
+    auto type = cast<ShapedType>(scan.getType());
+    results.push_back(ConstantOp::create(
+        rewriter, getLoc(), type,
+        DenseElementsAttr::get(type,
+                               rewriter.getZeroAttr(type.getElementType()))));
+  }
+  auto countType = cast<ShapedType>(getIterationCount().getType());
+  results.push_back(ConstantOp::create(
+      rewriter, getLoc(), countType,
+      DenseElementsAttr::get(countType, rewriter.getI64IntegerAttr(0))));
+  rewriter.replaceOp(getOperation(), results);
+}
+
 namespace {
-/// A graph.loop that runs no iteration, a constant count of at most 0 or a
-/// constant false condition, is its initial values; its scan outputs are
-/// zeros and its iteration count 0.
+/// A graph.loop that runs no iteration is its initial values.
 struct SkipLoopThatNeverRuns : OpRewritePattern<LoopOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(LoopOp op,
                                 PatternRewriter &rewriter) const override {
-    DenseElementsAttr count, cond;
-    bool noTrips = matchPattern(op.getMaxTripCount(), m_Constant(&count)) &&
-                   count.getValues<int64_t>()[0] <= 0;
-    bool stopped = matchPattern(op.getCond(), m_Constant(&cond)) &&
-                   !cond.getValues<bool>()[0];
-    if (!noTrips && !stopped)
+    if (!op.neverRuns())
       return failure();
-    SmallVector<Value> results(op.getInitValues());
-    for (Value scan : op.getScanOutputs()) {
-      auto type = cast<ShapedType>(scan.getType());
-      results.push_back(ConstantOp::create(
-          rewriter, op.getLoc(), type,
-          DenseElementsAttr::get(type,
-                                 rewriter.getZeroAttr(type.getElementType()))));
-    }
-    auto countType = cast<ShapedType>(op.getIterationCount().getType());
-    results.push_back(ConstantOp::create(
-        rewriter, op.getLoc(), countType,
-        DenseElementsAttr::get(countType, rewriter.getI64IntegerAttr(0))));
-    rewriter.replaceOp(op, results);
+    op.replaceByInitialValues(rewriter);
     return success();
   }
 };

@@ -140,6 +140,12 @@ def Graph_LoopOp : Graph_Op<"loop", [RecursiveMemoryEffects]> {
     /// The most iterations the scan outputs hold (their leading dimension),
     /// or nullopt without scan outputs.
     std::optional<int64_t> getBound();
+    /// Whether a constant says that no iteration runs: a count of at most
+    /// 0 or a false condition.
+    bool neverRuns();
+    /// Replaces the op by what it computes when no iteration runs: its
+    /// initial values, zero scan outputs and a count of 0.
+    void replaceByInitialValues(RewriterBase &rewriter);
   }];
 }
 
