@@ -10,7 +10,8 @@
 // imported with the names of the enclosing scopes visible, and what a branch
 // defines (or materializes from a constant) forgotten after it. Loop is a
 // graph.loop whose body is its subgraph; Scan a graph.loop that reads a row
-// of each scan input per iteration.
+// of each scan input per iteration (opset 8's, batch-major, a loop over the
+// batch around it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,48 +111,25 @@ struct BuiltLoop {
 };
 } // namespace
 
-/// Builds a graph.loop for `node` that runs `body`, a subgraph whose inputs
-/// are the iteration number, the condition and the carried values and whose
-/// outputs are the next condition, the carried values and the scan values
-/// (ONNX Loop's), at most `maxTrips` times (nullopt: the run decides) while
-/// `cond` holds. `prepare`, when given, is called at the start of the body
-/// with its arguments and gives the subgraph's inputs (Scan's rows); a
-/// subgraph without a condition output (Scan's) passes the condition on.
-static FailureOr<BuiltLoop>
-buildLoop(Importer &importer, const onnx::NodeProto &node,
-          const onnx::GraphProto &body, Value maxTripCount,
-          std::optional<int64_t> maxTrips, Value cond, ValueRange inits,
-          function_ref<SmallVector<Value>(ValueRange)> prepare = nullptr,
-          bool yieldsCondition = true) {
-  OpBuilder &b = importer.getBuilder();
-  Location loc = importer.getLoc(node);
-  Type i1 = b.getI1Type();
-  size_t numCarried = inits.size();
-  int numScans = body.output_size() - static_cast<int>(yieldsCondition) -
-                 static_cast<int>(numCarried);
-  if (numScans < 0)
-    return importer.nodeError(
-        node, "subgraph '" + body.name() + "' has " +
-                  Twine(body.output_size()) + " outputs, fewer than its " +
-                  Twine(numCarried) + " carried values need");
-  if (numScans > 0 && !maxTrips)
-    return importer.nodeError(
-        node, "its " + Twine(numScans) +
-                  " scan outputs need a trip count known at import, their "
-                  "size; this one only a run decides");
+/// Builds the body of a loop at the end of its block, whose arguments are
+/// `arguments` (the iteration number, the condition and the carried
+/// values): returns what it yields (the next condition, the carried values
+/// and the scan rows), or fails having reported why.
+using LoopBodyBuilder =
+    function_ref<FailureOr<SmallVector<Value>>(Block &block)>;
 
-  LoopBody loopBody;
-  Block &block = *loopBody.block;
-  block.addArgument(Importer::getType(maxTripCount), loc);
-  block.addArgument(Importer::getType(cond), loc);
-  for (Value init : inits)
-    block.addArgument(init.getType(), loc);
+/// The body of ONNX Loop: `body` imported into the block, its inputs the
+/// block's arguments (or, given `prepare`, what it makes of them at the
+/// start of the block: Scan's rows); a subgraph without a condition output
+/// (Scan's) passes the condition on.
+static FailureOr<SmallVector<Value>>
+importLoopBody(Importer &importer, const onnx::NodeProto &node,
+               const onnx::GraphProto &body, Block &block,
+               function_ref<SmallVector<Value>(ValueRange)> prepare = nullptr,
+               bool yieldsCondition = true) {
   SmallVector<Value> inputs(block.getArguments());
-  if (prepare) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(&block);
+  if (prepare)
     inputs = prepare(block.getArguments());
-  }
   FailureOr<Importer::SubgraphOutputs> outputs =
       importer.importIntoBlock(node, body, block, inputs);
   if (failed(outputs))
@@ -162,19 +140,59 @@ buildLoop(Importer &importer, const onnx::NodeProto &node,
                                           body.name() +
                                           "' is of run-time size, which a "
                                           "loop cannot carry or stack yet");
-  SmallVector<Value> &yielded = outputs->values;
+  SmallVector<Value> yielded = std::move(outputs->values);
   if (!yieldsCondition)
     yielded.insert(yielded.begin(), block.getArgument(1));
-  if (!isScalarOf(yielded[0], i1))
+  if (yielded.size() < block.getNumArguments() - 1)
     return importer.nodeError(
-        node, "subgraph '" + body.name() + "' yields a condition of " +
-                  describe(yielded[0]) + "; it must be a BOOL of one element");
+        node, "subgraph '" + body.name() + "' has " +
+                  Twine(body.output_size()) + " outputs, fewer than its " +
+                  Twine(block.getNumArguments() - 2) + " carried values need");
+  return yielded;
+}
+
+/// Builds a graph.loop for `node` whose body `buildBody` builds, run at most
+/// `maxTrips` times (nullopt: the run decides) while `cond` holds, carrying
+/// `inits`. `bodyName` names the body in diagnostics.
+static FailureOr<BuiltLoop>
+buildLoop(Importer &importer, const onnx::NodeProto &node, Value maxTripCount,
+          std::optional<int64_t> maxTrips, Value cond, ValueRange inits,
+          const Twine &bodyName, LoopBodyBuilder buildBody) {
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  Type i1 = b.getI1Type();
+  size_t numCarried = inits.size();
+
+  LoopBody loopBody;
+  Block &block = *loopBody.block;
+  block.addArgument(Importer::getType(maxTripCount), loc);
+  block.addArgument(Importer::getType(cond), loc);
+  for (Value init : inits)
+    block.addArgument(init.getType(), loc);
+  FailureOr<SmallVector<Value>> body;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&block);
+    body = buildBody(block);
+  }
+  if (failed(body))
+    return failure();
+  SmallVector<Value> &yielded = *body;
+  size_t numScans = yielded.size() - 1 - numCarried;
+  if (numScans > 0 && !maxTrips)
+    return importer.nodeError(
+        node, "its " + Twine(numScans) +
+                  " scan outputs need a trip count known at import, their "
+                  "size; this one only a run decides");
+  if (!isScalarOf(yielded[0], i1))
+    return importer.nodeError(node, bodyName + " yields a condition of " +
+                                        describe(yielded[0]) +
+                                        "; it must be a BOOL of one element");
   for (auto [i, init] : llvm::enumerate(inits))
     if (yielded[1 + i].getType() != init.getType())
       return importer.nodeError(
           node, "carried value " + Twine(i) + " starts as " + describe(init) +
-                    " and subgraph '" + body.name() + "' yields " +
-                    describe(yielded[1 + i]) +
+                    " and " + bodyName + " yields " + describe(yielded[1 + i]) +
                     "; a value that changes type or shape from one "
                     "iteration to the next is not supported");
 
@@ -309,7 +327,10 @@ static LogicalResult importLoop(Importer &importer,
   }
 
   FailureOr<BuiltLoop> loop =
-      buildLoop(importer, node, *body, maxTripCount, maxTrips, cond, inits);
+      buildLoop(importer, node, maxTripCount, maxTrips, cond, inits,
+                "subgraph '" + body->name() + "'", [&](Block &block) {
+                  return importLoopBody(importer, node, *body, block);
+                });
   if (failed(loop))
     return failure();
   return setLoopOutputs(importer, node, *loop, loop->scans);
@@ -346,10 +367,79 @@ static Value reverseLeadingDim(Importer &importer, const onnx::NodeProto &node,
   return createSlice(importer, node, value, starts, steps, shape);
 }
 
-/// ONNX Scan (opset 9 on): a graph.loop over the scan inputs' rows, each
-/// iteration reading row i (or L - 1 - i, reversed) of each with a
-/// graph.gather; the scan outputs stacked, then reversed and moved to their
-/// axes as the attributes say.
+/// A graph.loop over the rows of `scanInputs` along `axes` (all of one
+/// length), running `body` (ONNX Scan's: the states and a row of each scan
+/// input in, the states and the scan rows out) per row: each iteration
+/// reads row i (or L - 1 - i where `directions` says reversed) of each
+/// scan input with a graph.gather. The scan outputs come out stacked along
+/// dimension 0, in iteration order.
+static FailureOr<BuiltLoop>
+buildScan(Importer &importer, const onnx::NodeProto &node,
+          const onnx::GraphProto &body, ValueRange states,
+          ArrayRef<Value> scanInputs, ArrayRef<int64_t> axes,
+          ArrayRef<int64_t> directions) {
+  if (body.input_size() != static_cast<int>(states.size() + scanInputs.size()))
+    return importer.nodeError(
+        node, "subgraph '" + body.name() + "' has " + Twine(body.input_size()) +
+                  " inputs; it must have one per state "
+                  "and scan input, " +
+                  Twine(states.size() + scanInputs.size()));
+  int64_t length = -1;
+  for (auto [input, axis] : llvm::zip(scanInputs, axes)) {
+    int64_t rows = Importer::getType(input).getDimSize(axis);
+    if (length >= 0 && rows != length)
+      return importer.nodeError(node, "the scan inputs have " + Twine(length) +
+                                          " and " + Twine(rows) + " rows");
+    length = rows;
+  }
+  Location loc = importer.getLoc(node);
+  OpBuilder &b = importer.getBuilder();
+  auto readRows = [&](ValueRange arguments) {
+    SmallVector<Value> inputs(arguments.drop_front(2));
+    Value iteration = arguments[0];
+    Value reversed;
+    for (auto [j, input] : llvm::enumerate(scanInputs)) {
+      Value index = iteration;
+      if (directions[j]) {
+        if (!reversed)
+          reversed =
+              SubOp::create(b, loc, iteration.getType(),
+                            createI64(importer, node, length - 1), iteration);
+        index = reversed;
+      }
+      RankedTensorType type = Importer::getType(input);
+      SmallVector<int64_t> rowShape(type.getShape());
+      rowShape.erase(rowShape.begin() + axes[j]);
+      inputs.push_back(GatherOp::create(
+          b, loc, importer.getTensorType(rowShape, type.getElementType()),
+          input, index, b.getI64IntegerAttr(axes[j])));
+    }
+    return inputs;
+  };
+  return buildLoop(importer, node, createI64(importer, node, length), length,
+                   createBool(importer, node, true), states,
+                   "subgraph '" + body.name() + "'", [&](Block &block) {
+                     return importLoopBody(importer, node, body, block,
+                                           readRows,
+                                           /*yieldsCondition=*/false);
+                   });
+}
+
+/// The inputs of `node` from `first` on, or failure (reported).
+static FailureOr<SmallVector<Value>>
+getInputs(Importer &importer, const onnx::NodeProto &node, int first) {
+  SmallVector<Value> inputs;
+  for (int i = first; i < node.input_size(); ++i) {
+    FailureOr<Value> input = importer.getInput(node, i);
+    if (failed(input))
+      return failure();
+    inputs.push_back(*input);
+  }
+  return inputs;
+}
+
+/// ONNX Scan from opset 9 on: buildScan, then the scan outputs reversed and
+/// moved to their axes as the attributes say.
 static LogicalResult importScan(Importer &importer,
                                 const onnx::NodeProto &node) {
   const onnx::GraphProto *body = getBranch(importer, node, "body");
@@ -374,8 +464,9 @@ static LogicalResult importScan(Importer &importer,
       attrs.getInts("scan_output_axes", SmallVector<int64_t>(numScans, 0));
   FailureOr<SmallVector<int64_t>> outputDirections = attrs.getInts(
       "scan_output_directions", SmallVector<int64_t>(numScans, 0));
+  FailureOr<SmallVector<Value>> inputs = getInputs(importer, node, 0);
   if (failed(inputAxes) || failed(inputDirections) || failed(outputAxes) ||
-      failed(outputDirections))
+      failed(outputDirections) || failed(inputs))
     return failure();
   if (inputAxes->size() != static_cast<size_t>(*numScanInputs) ||
       inputDirections->size() != static_cast<size_t>(*numScanInputs) ||
@@ -384,70 +475,19 @@ static LogicalResult importScan(Importer &importer,
     return importer.nodeError(node, "the axes and directions must have one "
                                     "entry per scan input and per scan "
                                     "output");
-  if (body->input_size() != node.input_size() ||
-      body->output_size() != node.output_size())
-    return importer.nodeError(
-        node,
-        "subgraph '" + body->name() + "' has " + Twine(body->input_size()) +
-            " inputs and " + Twine(body->output_size()) +
-            " outputs; it must have the "
-            "node's " +
-            Twine(node.input_size()) + " and " + Twine(node.output_size()));
-
-  SmallVector<Value> states, scanInputs;
+  ArrayRef<Value> scanInputs = ArrayRef<Value>(*inputs).drop_front(numStates);
   SmallVector<int64_t> axes;
-  int64_t length = -1;
-  for (int i = 0; i < node.input_size(); ++i) {
-    FailureOr<Value> input = importer.getInput(node, i);
-    if (failed(input))
+  for (auto [input, axis] : llvm::zip(scanInputs, *inputAxes)) {
+    FailureOr<int64_t> normalized =
+        normalizeAxis(importer, node, axis, Importer::getType(input).getRank());
+    if (failed(normalized))
       return failure();
-    if (i < numStates) {
-      states.push_back(*input);
-      continue;
-    }
-    ArrayRef<int64_t> shape = Importer::getType(*input).getShape();
-    FailureOr<int64_t> axis = normalizeAxis(
-        importer, node, (*inputAxes)[i - numStates], shape.size());
-    if (failed(axis))
-      return failure();
-    if (length >= 0 && shape[*axis] != length)
-      return importer.nodeError(node, "the scan inputs have " + Twine(length) +
-                                          " and " + Twine(shape[*axis]) +
-                                          " rows");
-    length = shape[*axis];
-    scanInputs.push_back(*input);
-    axes.push_back(*axis);
+    axes.push_back(*normalized);
   }
-
-  // Each iteration reads its rows of the scan inputs.
-  Location loc = importer.getLoc(node);
-  OpBuilder &b = importer.getBuilder();
-  auto prepare = [&](ValueRange arguments) {
-    SmallVector<Value> inputs(arguments.drop_front(2));
-    Value iteration = arguments[0];
-    Value reversed;
-    for (auto [j, input] : llvm::enumerate(scanInputs)) {
-      Value index = iteration;
-      if ((*inputDirections)[j]) {
-        if (!reversed)
-          reversed =
-              SubOp::create(b, loc, iteration.getType(),
-                            createI64(importer, node, length - 1), iteration);
-        index = reversed;
-      }
-      RankedTensorType type = Importer::getType(input);
-      SmallVector<int64_t> rowShape(type.getShape());
-      rowShape.erase(rowShape.begin() + axes[j]);
-      inputs.push_back(GatherOp::create(
-          b, loc, importer.getTensorType(rowShape, type.getElementType()),
-          input, index, b.getI64IntegerAttr(axes[j])));
-    }
-    return inputs;
-  };
   FailureOr<BuiltLoop> loop =
-      buildLoop(importer, node, *body, createI64(importer, node, length),
-                length, createBool(importer, node, true), states, prepare,
-                /*yieldsCondition=*/false);
+      buildScan(importer, node, *body,
+                ValueRange(ArrayRef<Value>(*inputs).take_front(numStates)),
+                scanInputs, axes, *inputDirections);
   if (failed(loop))
     return failure();
   SmallVector<Value> scans;
@@ -464,9 +504,87 @@ static LogicalResult importScan(Importer &importer,
   return setLoopOutputs(importer, node, *loop, scans);
 }
 
+/// ONNX Scan of opset 8: batch-major (the batch along dimension 0, the
+/// sequence along 1), the body run per batch element. A graph.loop over the
+/// batch whose body reads the element's states and scan inputs and runs
+/// buildScan over them; its scan outputs stack the final states and the
+/// scan outputs of each element.
+static LogicalResult importScan8(Importer &importer,
+                                 const onnx::NodeProto &node) {
+  const onnx::GraphProto *body = getBranch(importer, node, "body");
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> numScanInputs = attrs.getInt("num_scan_inputs", -1);
+  if (!body || failed(numScanInputs))
+    return failure();
+  if (Importer::hasInput(node, 0))
+    return importer.nodeError(node, "sequence_lens (rows of different "
+                                    "lengths) is not supported");
+  int numStates = node.input_size() - 1 - *numScanInputs;
+  if (*numScanInputs < 1 || numStates < 0)
+    return importer.nodeError(node, "num_scan_inputs is " +
+                                        Twine(*numScanInputs) + " for " +
+                                        Twine(node.input_size()) + " inputs");
+  FailureOr<SmallVector<int64_t>> directions =
+      attrs.getInts("directions", SmallVector<int64_t>(*numScanInputs, 0));
+  FailureOr<SmallVector<Value>> inputs = getInputs(importer, node, 1);
+  if (failed(directions) || failed(inputs))
+    return failure();
+  if (directions->size() != static_cast<size_t>(*numScanInputs))
+    return importer.nodeError(node, "directions must have one entry per "
+                                    "scan input");
+  int64_t batch = -1;
+  for (auto [i, input] : llvm::enumerate(*inputs)) {
+    RankedTensorType type = Importer::getType(input);
+    int64_t minRank = i < static_cast<size_t>(numStates) ? 1 : 2;
+    if (type.getRank() < minRank || (batch >= 0 && type.getDimSize(0) != batch))
+      return importer.nodeError(
+          node, "input " + Twine(i + 1) + " is " + describe(input) +
+                    "; every input must have the "
+                    "batch along dimension 0" +
+                    (minRank == 2 ? " and a sequence along 1" : ""));
+    batch = type.getDimSize(0);
+  }
+
+  Location loc = importer.getLoc(node);
+  OpBuilder &b = importer.getBuilder();
+  auto perElement = [&](Block &block) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> rows;
+    for (Value input : *inputs) {
+      RankedTensorType type = Importer::getType(input);
+      rows.push_back(GatherOp::create(
+          b, loc,
+          importer.getTensorType(type.getShape().drop_front(),
+                                 type.getElementType()),
+          input, block.getArgument(0), b.getI64IntegerAttr(0)));
+    }
+    SmallVector<int64_t> axes(*numScanInputs, 0);
+    FailureOr<BuiltLoop> inner = buildScan(
+        importer, node, *body,
+        ValueRange(ArrayRef<Value>(rows).take_front(numStates)),
+        ArrayRef<Value>(rows).drop_front(numStates), axes, *directions);
+    if (failed(inner))
+      return failure();
+    SmallVector<Value> yielded{block.getArgument(1)};
+    llvm::append_range(yielded, inner->finals);
+    llvm::append_range(yielded, inner->scans);
+    return yielded;
+  };
+  FailureOr<BuiltLoop> loop =
+      buildLoop(importer, node, createI64(importer, node, batch), batch,
+                createBool(importer, node, true), {}, "the loop over the batch",
+                perElement);
+  if (failed(loop))
+    return failure();
+  for (auto [i, value] : llvm::enumerate(loop->scans))
+    if (failed(importer.setOutput(node, i, value)))
+      return failure();
+  return success();
+}
+
 void mlir::graph::onnx_import::registerControlFlowOps(OpRegistry &registry) {
   registry.on("If", 1, importIf);
   registry.on("Loop", 1, importLoop);
+  registry.on("Scan", 8, importScan8);
   registry.on("Scan", 9, importScan);
 }
 

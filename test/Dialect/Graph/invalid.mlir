@@ -876,6 +876,6 @@ func.func @fused_yield_types(%x: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @yield_outside_fused(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.fused, graph.if'}}
+  // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.fused, graph.if, graph.loop'}}
   graph.yield %x : tensor<2xf32>
 }

@@ -11,6 +11,7 @@ iteration, some, or up to its trip count: its scan output is of run-time
 size); a trip count of 0; a trip count that a model input gives; an If in
 a loop's body; a loop in a loop's body; Scan with two scan inputs, one
 read in reverse along axis 1, and scan outputs reversed and on axis 1;
+Scan of opset 8 (batch-major);
 bench/export_models.py's scripted_loop (torch.jit.script: a while loop
 that the data stops, then an If), smaller, exported by torch.onnx against
 PyTorch's outputs, on inputs that take either branch.
@@ -258,6 +259,39 @@ def scan_cases():
             "pairs": pairs.astype(F)}, close(1e-5, 1e-6))
 
 
+def scan8_cases():
+    """Scan of opset 8: batch-major, the body run per batch element, the
+    scan input read in reverse."""
+    from onnx import TensorProto as T, helper
+    body = graph([
+        helper.make_node("Mul", ["s_in", "r"], ["m"]),
+        helper.make_node("Add", ["m", "r"], ["s_out"]),
+        helper.make_node("Neg", ["s_out"], ["row"]),
+    ], "scan_body", [("s_in", T.FLOAT, [3]), ("r", T.FLOAT, [3])],
+        [("s_out", T.FLOAT), ("row", T.FLOAT)])
+    m = model([helper.make_node("Scan", ["", "s0", "x"], ["s", "rows"],
+                                body=body, num_scan_inputs=1,
+                                directions=[1])],
+              [("s0", T.FLOAT, [2, 3]), ("x", T.FLOAT, [2, 4, 3])],
+              [("s", T.FLOAT), ("rows", T.FLOAT)], opset=8)
+    rng = np.random.default_rng(17)
+    s0 = rng.standard_normal((2, 3)).astype(F)
+    x = rng.uniform(-1, 1, (2, 4, 3)).astype(F)
+    finals, stacked = [], []
+    for b in range(2):
+        s = s0[b].astype(np.float64)
+        rows = []
+        for t in range(4):
+            r = x[b, 3 - t]
+            s = s * r + r
+            rows.append(-s)
+        finals.append(s)
+        stacked.append(rows)
+    yield ("scan8", m, {"s0": s0, "x": x},
+           {"s": np.array(finals, F), "rows": np.array(stacked, F)},
+           close(1e-5, 1e-6))
+
+
 def scripted_cases():
     """bench/export_models.py's scripted_loop at width 16: its loop stops
     when the state settles (a few iterations, the count only a run
@@ -288,7 +322,8 @@ def cases():
     return (list(for_loop_cases()) + list(while_loop_cases()) +
             list(zero_trips_cases()) + list(run_time_count_cases()) +
             list(if_in_body_cases()) + list(nested_loop_cases()) +
-            list(scan_cases()) + list(scripted_cases()))
+            list(scan_cases()) + list(scan8_cases()) +
+            list(scripted_cases()))
 
 
 def write_models(directory):
