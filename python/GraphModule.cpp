@@ -21,6 +21,7 @@
 #include "CompilerModule.h"
 
 #include "graph-c/Runtime.h"
+#include "graph/Runtime/Tensor.h"
 #include "graph/Runtime/Threads.h"
 
 #include <pybind11/numpy.h>
@@ -43,9 +44,50 @@ py::object errorType;
   throw py::error_already_set();
 }
 
-/// NumPy's dtype for an element type (float16 as its bits, bool a byte).
+/// NumPy's dtype for an element type (bool a byte). NumPy has no bfloat16:
+/// such a tensor is fed and returned as float32 (storageDType: its bits).
 py::dtype getDType(GraphElementType type) {
+  if (type == GraphElementTypeBF16)
+    return py::dtype("float32");
   return py::dtype(std::string(graphElementTypeGetName(type)));
+}
+
+/// The dtype of the buffers the compiled model reads and writes.
+py::dtype getStorageDType(GraphElementType type) {
+  if (type == GraphElementTypeBF16)
+    return py::dtype("uint16");
+  return getDType(type);
+}
+
+/// ONNX Runtime's name of a type that NumPy's name does not give, or None.
+py::object getONNXType(GraphElementType type) {
+  if (type == GraphElementTypeBF16)
+    return py::str("tensor(bfloat16)");
+  return py::none();
+}
+
+/// A C-contiguous float32 array's values rounded to bfloat16 bits.
+py::array toBFloat16(const py::array &values) {
+  py::array bits(
+      py::dtype("uint16"),
+      std::vector<py::ssize_t>(values.shape(), values.shape() + values.ndim()));
+  const float *from = static_cast<const float *>(values.data());
+  auto *to = static_cast<uint16_t *>(bits.mutable_data());
+  for (py::ssize_t i = 0; i < values.size(); ++i)
+    to[i] = mlir::graph::runtime::toBFloat16Bits(from[i]);
+  return bits;
+}
+
+/// The float32 values of a C-contiguous array of bfloat16 bits.
+py::array fromBFloat16(const py::array &bits) {
+  py::array values(
+      py::dtype("float32"),
+      std::vector<py::ssize_t>(bits.shape(), bits.shape() + bits.ndim()));
+  const auto *from = static_cast<const uint16_t *>(bits.data());
+  auto *to = static_cast<float *>(values.mutable_data());
+  for (py::ssize_t i = 0; i < bits.size(); ++i)
+    to[i] = mlir::graph::runtime::fromBFloat16Bits(from[i]);
+  return values;
 }
 
 std::string describeShape(const std::vector<int64_t> &shape) {
@@ -161,7 +203,8 @@ public:
     py::list list;
     for (const TensorInfo &info : infos)
       list.append(py::make_tuple(info.name, info.getShape(),
-                                 getDType(info.elementType)));
+                                 getDType(info.elementType),
+                                 getONNXType(info.elementType)));
     return list;
   }
   py::list getInputs() const { return describe(inputs); }
@@ -222,6 +265,8 @@ public:
       // In place when C-contiguous; a contiguous copy otherwise.
       inputArrays[index] =
           py::array::ensure(array, py::array::c_style | py::array::forcecast);
+      if (info.elementType == GraphElementTypeBF16)
+        inputArrays[index] = toBFloat16(*inputArrays[index]);
     }
     for (size_t i = 0; i < inputs.size(); ++i)
       if (!inputArrays[i])
@@ -286,7 +331,7 @@ public:
     std::vector<std::vector<int64_t>> runShapes;
     std::vector<int64_t *> runShapePointers;
     for (const TensorInfo &info : outputInfos) {
-      outputArrays.emplace_back(getDType(info.elementType), info.shape);
+      outputArrays.emplace_back(getStorageDType(info.elementType), info.shape);
       outputPointers.push_back(outputArrays.back().mutable_data());
       runShapes.emplace_back(info.shape.size());
     }
@@ -317,6 +362,8 @@ public:
                     .attr("reshape")(py::cast(runShapes[index]))
                     .attr("copy")();
       }
+      if (outputInfos[index].elementType == GraphElementTypeBF16)
+        array = fromBFloat16(array);
       results.append(array);
     }
     return results;

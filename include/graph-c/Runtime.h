@@ -54,7 +54,8 @@ typedef struct GraphModel {
 } GraphModel;
 
 /// The element type of an input or output. Booleans are one byte each,
-/// float16 values their IEEE bits.
+/// float16 values their IEEE bits, bfloat16 values the upper 16 bits of
+/// the float32 they are.
 typedef enum GraphElementType {
   GraphElementTypeF16,
   GraphElementTypeF32,
@@ -68,6 +69,7 @@ typedef enum GraphElementType {
   GraphElementTypeU32,
   GraphElementTypeU64,
   GraphElementTypeBool,
+  GraphElementTypeBF16,
 } GraphElementType;
 
 /// How to compile a .mlir or .onnx model. Strings may be null (the default).

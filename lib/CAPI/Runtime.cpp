@@ -240,7 +240,7 @@ bool graphModelGetSpecialization(GraphModel model, intptr_t index,
 }
 
 const char *graphElementTypeGetName(GraphElementType type) {
-  if (type < GraphElementTypeF16 || type > GraphElementTypeBool)
+  if (type < GraphElementTypeF16 || type > GraphElementTypeBF16)
     return "unknown";
   return getName(ElementType(type)).data();
 }
@@ -308,5 +308,6 @@ static_assert(int(ElementType::F16) == GraphElementTypeF16 &&
                   int(ElementType::F32) == GraphElementTypeF32 &&
                   int(ElementType::I64) == GraphElementTypeI64 &&
                   int(ElementType::U64) == GraphElementTypeU64 &&
-                  int(ElementType::Bool) == GraphElementTypeBool,
+                  int(ElementType::Bool) == GraphElementTypeBool &&
+                  int(ElementType::BF16) == GraphElementTypeBF16,
               "GraphElementType follows ElementType");

@@ -107,8 +107,8 @@ static FailureOr<TensorSpec> describeTensor(func::FuncOp func, Type type,
     func.emitError() << kind << " " << index << " of @" << func.getSymName()
                      << " has type " << type
                      << "; compiled models take and return static-shaped "
-                        "tensors of f16, f32, f64, i1, i8, i16, i32, i64 or "
-                        "their unsigned forms";
+                        "tensors of f16, bf16, f32, f64, i1, i8, i16, i32, "
+                        "i64 or their unsigned forms";
     return failure();
   }
   int64_t numElements = 1;
@@ -133,6 +133,8 @@ static FailureOr<TensorSpec> describeTensor(func::FuncOp func, Type type,
 std::optional<ElementType> mlir::graph::compiler::fromMLIRType(Type type) {
   if (type.isF16())
     return ElementType::F16;
+  if (type.isBF16())
+    return ElementType::BF16;
   if (type.isF32())
     return ElementType::F32;
   if (type.isF64())

@@ -240,6 +240,8 @@ static llvm::StringRef getCType(ElementType type) {
   switch (type) {
   case ElementType::F16:
     return "uint16_t"; // The IEEE half's bits.
+  case ElementType::BF16:
+    return "uint16_t"; // The upper half of an f32's bits.
   case ElementType::F32:
     return "float";
   case ElementType::F64:

@@ -87,7 +87,7 @@ mlir::graph::runtime::serializeModelMetadata(const ModelMetadata &metadata) {
 }
 
 static std::optional<ElementType> parseElementTypeName(llvm::StringRef name) {
-  for (unsigned i = 0; i <= unsigned(ElementType::Bool); ++i)
+  for (unsigned i = 0; i <= unsigned(ElementType::BF16); ++i)
     if (getName(ElementType(i)) == name)
       return ElementType(i);
   return std::nullopt;

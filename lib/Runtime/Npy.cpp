@@ -335,6 +335,13 @@ llvm::Expected<NpyArray> mlir::graph::runtime::readNpy(StringRef path) {
 
 std::string mlir::graph::runtime::serializeNpy(llvm::ArrayRef<int64_t> shape,
                                                const TensorBuffer &buffer) {
+  // NumPy has no bfloat16: its float32 values, exactly.
+  if (buffer.getElementType() == ElementType::BF16) {
+    TensorBuffer wide(ElementType::F32, buffer.size());
+    for (int64_t i = 0; i < buffer.size(); ++i)
+      wide.values<float>()[i] = fromBFloat16Bits(buffer.values<uint16_t>()[i]);
+    return serializeNpy(shape, wide);
+  }
   std::string header =
       "{'descr': '" + getNpyDescr(buffer.getElementType()).str() +
       "', 'fortran_order': False, 'shape': " + formatShape(shape) + ", }";

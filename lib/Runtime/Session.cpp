@@ -119,7 +119,8 @@ mlir::graph::runtime::formatInputValues(const DeclaredTensor &input,
     return makeError("input '" + input.name + "' decides shapes, and its " +
                      llvm::Twine(count) +
                      " elements are too many to specialize the model on");
-  if (!input.elementType || *input.elementType == ElementType::F16)
+  if (!input.elementType || *input.elementType == ElementType::F16 ||
+      *input.elementType == ElementType::BF16)
     return makeError("input '" + input.name +
                      "' decides shapes, and values of its element type "
                      "cannot be specialized on");
@@ -165,6 +166,7 @@ mlir::graph::runtime::formatInputValues(const DeclaredTensor &input,
       os << static_cast<const uint64_t *>(data)[i];
       break;
     case ElementType::F16:
+    case ElementType::BF16:
       break;
     }
   }

@@ -37,6 +37,7 @@ static const ElementTypeInfo kElementTypes[] = {
     {ElementType::U32, 4, "uint32", "<u4"},
     {ElementType::U64, 8, "uint64", "<u8"},
     {ElementType::Bool, 1, "bool", "|b1"},
+    {ElementType::BF16, 2, "bfloat16", ""},
 };
 
 static const ElementTypeInfo &info(ElementType type) {
@@ -65,7 +66,7 @@ mlir::graph::runtime::parseNpyDescr(llvm::StringRef descr) {
   char order = descr[0];
   llvm::StringRef kindAndSize = descr.drop_front();
   for (const ElementTypeInfo &entry : kElementTypes) {
-    if (entry.descr.drop_front() != kindAndSize)
+    if (entry.descr.empty() || entry.descr.drop_front() != kindAndSize)
       continue;
     // Byte-sized types have no byte order ('|'); NumPy also writes them
     // with '<' or '>' at times, which means nothing for one byte.
@@ -150,8 +151,29 @@ double TensorBuffer::getAsDouble(int64_t i) const {
     return load(uint64_t());
   case ElementType::Bool:
     return *p ? 1.0 : 0.0;
+  case ElementType::BF16: {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return fromBFloat16Bits(bits);
+  }
   }
   llvm_unreachable("unknown element type");
+}
+
+uint16_t mlir::graph::runtime::toBFloat16Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return uint16_t((bits >> 16) | 0x40); // A quiet NaN.
+  uint32_t roundingBias = 0x7fff + ((bits >> 16) & 1);
+  return uint16_t((bits + roundingBias) >> 16);
+}
+
+float mlir::graph::runtime::fromBFloat16Bits(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof(value));
+  return value;
 }
 
 bool mlir::graph::runtime::parseInputShapes(

@@ -119,6 +119,27 @@ llvm::Expected<std::vector<TensorBuffer>> mlir::graph::runtime::readInputFiles(
       return makeError(describeInput(specs, i) + ": '" + *files[i] +
                        "': " + llvm::toString(array.takeError()));
     ElementType type = array->buffer.getElementType();
+    // NumPy has no bfloat16: float32 values, rounded, or uint16 bits.
+    if (spec.elementType == ElementType::BF16 &&
+        (type == ElementType::F32 || type == ElementType::U16)) {
+      TensorBuffer bits(ElementType::BF16, array->buffer.size());
+      if (!bits.isAllocated())
+        return makeError("cannot allocate " +
+                         llvm::Twine(2 * array->buffer.size()) + " bytes for " +
+                         describeInput(specs, i));
+      for (int64_t e = 0; e < bits.size(); ++e)
+        bits.values<uint16_t>()[e] =
+            type == ElementType::U16
+                ? array->buffer.values<uint16_t>()[e]
+                : toBFloat16Bits(array->buffer.values<float>()[e]);
+      array->buffer = std::move(bits);
+      type = ElementType::BF16;
+    }
+    if (type != spec.elementType && spec.elementType == ElementType::BF16)
+      return makeError(describeInput(specs, i) + ": '" + *files[i] +
+                       "' holds " + getName(type) + " ('" + getNpyDescr(type) +
+                       "'), expected bfloat16 (float32 values, '<f4', or "
+                       "their bits, uint16 '<u2')");
     if (type != spec.elementType)
       return makeError(describeInput(specs, i) + ": '" + *files[i] +
                        "' holds " + getName(type) + " ('" + getNpyDescr(type) +
@@ -159,6 +180,11 @@ static void fillRandom(TensorBuffer &buffer, std::mt19937 &generator) {
   case ElementType::F64:
     for (double &value : buffer.values<double>())
       value = double(generator() >> 8) * 0x1p-23 - 1.0;
+    return;
+  case ElementType::BF16:
+    // The f32 draws, rounded.
+    for (uint16_t &value : buffer.values<uint16_t>())
+      value = toBFloat16Bits(float(generator() >> 8) * 0x1p-23f - 1.0f);
     return;
   case ElementType::Bool:
     for (char &value : buffer.bytes())

@@ -70,13 +70,16 @@ def available_cores():
 class NodeArg:
     """An input or output: ``name``, ``shape`` (a list of ints, and of
     strings for symbolic dimensions; None when not declared), ``dtype``
-    (NumPy's) and ``type`` (ONNX Runtime's name of it, ``tensor(float)``)."""
+    (NumPy's) and ``type`` (ONNX Runtime's name of it, ``tensor(float)``).
+    NumPy has no bfloat16: a ``tensor(bfloat16)`` is fed and returned as
+    float32 (rounded to the nearest bfloat16 on the way in)."""
 
-    def __init__(self, name, shape, dtype):
+    def __init__(self, name, shape, dtype, onnx_type=None):
         self.name = name
         self.shape = None if shape is None else list(shape)
         self.dtype = dtype
-        self.type = _ONNX_TYPES.get(dtype.name, "tensor(%s)" % dtype.name)
+        self.type = onnx_type or _ONNX_TYPES.get(dtype.name,
+                                                 "tensor(%s)" % dtype.name)
 
     def __repr__(self):
         return "NodeArg(name=%r, type=%r, shape=%r)" % (

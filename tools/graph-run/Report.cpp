@@ -27,6 +27,7 @@ void graph_run::printOutput(const TensorSpec &spec,
   if (rowLength == 0)
     return;
   bool isInteger = spec.elementType != ElementType::F16 &&
+                   spec.elementType != ElementType::BF16 &&
                    spec.elementType != ElementType::F32 &&
                    spec.elementType != ElementType::F64;
   for (int64_t i = 0; i < spec.numElements; ++i) {

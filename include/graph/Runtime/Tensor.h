@@ -43,6 +43,9 @@ enum class ElementType : uint8_t {
   U32,
   U64,
   Bool,
+  /// bfloat16, the upper half of an f32. NumPy has no such type: a .npy
+  /// file holds it as float32 (or, read, as uint16 bits).
+  BF16,
 };
 
 /// Bytes per element.
@@ -51,8 +54,14 @@ unsigned getByteSize(ElementType type);
 /// NumPy's name: `float32`, `int64`, `bool`, ...
 llvm::StringRef getName(ElementType type);
 
-/// NumPy's little-endian type string: `<f4`, `<i8`, `|b1`, ...
+/// NumPy's little-endian type string: `<f4`, `<i8`, `|b1`, ...; bfloat16
+/// has none (empty).
 llvm::StringRef getNpyDescr(ElementType type);
+
+/// A bfloat16's bits, `value` rounded to the nearest (ties to even; NaN
+/// stays NaN), and the float they are.
+uint16_t toBFloat16Bits(float value);
+float fromBFloat16Bits(uint16_t bits);
 
 /// The element type of a NumPy type string (`<f4`, `|u1`, `<i8`, ...), if it
 /// is one of ours and little-endian (or byte-sized).

@@ -128,6 +128,27 @@ class Session(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
 
+    def test_bfloat16(self):
+        """NumPy has no bfloat16: such an input is fed as float32 (rounded
+        to the nearest bfloat16, ties to even) and such an output comes
+        back as float32; get_inputs() names the type as ONNX Runtime does."""
+        path = write("bf16.mlir", """
+func.func @main(%x: tensor<5xbf16> {graph.name = "x"})
+    -> (tensor<5xbf16> {graph.name = "twice"}) {
+  %y = graph.add %x, %x : (tensor<5xbf16>, tensor<5xbf16>) -> tensor<5xbf16>
+  return %y : tensor<5xbf16>
+}
+""")
+        sess = gc.InferenceSession(path, cache_dir=self.cache)
+        arg = sess.get_inputs()[0]
+        self.assertEqual((arg.type, arg.dtype), ("tensor(bfloat16)",
+                                                 np.float32))
+        x = np.array([1.0, 3.14159, -2.71828, 1e-3, 1.00390625], np.float32)
+        rounded = np.array([1.0, 3.140625, -2.71875, 0.00099945068359375,
+                            1.0], np.float32)
+        (twice,) = sess.run(None, {"x": x})
+        np.testing.assert_array_equal(twice, rounded * 2, strict=True)
+
     def test_shared_library(self):
         library = os.path.join(WORK, "model.so")
         subprocess.run([GRAPH_COMPILE, self.mlir, "-o", library], check=True)
