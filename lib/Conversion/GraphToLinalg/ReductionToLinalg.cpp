@@ -684,6 +684,211 @@ struct TopKPrefixToLoops : OpConversionPattern<TopKPrefixOp> {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// graph.det
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// graph.det as loops over the matrices: each copied into an f64 working
+/// tensor and factorized in place (LU with partial pivoting, the
+/// reference's `determinant` in ReductionOps.cpp step for step); a zero
+/// pivot makes the determinant 0 and skips the rest.
+struct DetToLoops : OpConversionPattern<DetOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto outType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    Type element = xType.getElementType();
+    Type f64 = rewriter.getF64Type();
+    int64_t n = xType.getShape().back();
+    ArrayRef<int64_t> batchShape = outType.getShape();
+    int64_t batch = outType.getNumElements();
+
+    auto index = [&](OpBuilder &b, int64_t v) {
+      return Value(arith::ConstantIndexOp::create(b, loc, v));
+    };
+    auto f64Constant = [&](OpBuilder &b, double v) {
+      return Value(arith::ConstantFloatOp::create(b, loc, cast<FloatType>(f64),
+                                                  APFloat(v)));
+    };
+    Value zero = index(rewriter, 0), one = index(rewriter, 1);
+    Value size = index(rewriter, n);
+    auto cmpIndex = [&](OpBuilder &b, arith::CmpIPredicate p, Value l,
+                        Value r) {
+      return Value(arith::CmpIOp::create(b, loc, p, l, r));
+    };
+    auto at = [&](OpBuilder &b, Value matrix, Value i, Value j) {
+      return Value(tensor::ExtractOp::create(b, loc, matrix, ValueRange{i, j}));
+    };
+    auto put = [&](OpBuilder &b, Value v, Value matrix, Value i, Value j) {
+      return Value(
+          tensor::InsertOp::create(b, loc, v, matrix, ValueRange{i, j}));
+    };
+    // for (i = from; i < to; ++i) with `state`, the body's results next.
+    auto loop =
+        [&](OpBuilder &b, Value from, Value to, ValueRange state,
+            function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
+                body) {
+          return scf::ForOp::create(
+                     b, loc, from, to, one, state,
+                     [&](OpBuilder &b, Location, Value i, ValueRange s) {
+                       scf::YieldOp::create(b, loc, body(b, i, s));
+                     })
+              .getResults();
+        };
+    // if (cond) then else, both giving values of `types`.
+    auto branch = [&](OpBuilder &b, Value cond, TypeRange types,
+                      function_ref<SmallVector<Value>(OpBuilder &)> thenBody,
+                      function_ref<SmallVector<Value>(OpBuilder &)> elseBody) {
+      return scf::IfOp::create(
+                 b, loc, cond,
+                 [&](OpBuilder &b, Location) {
+                   scf::YieldOp::create(b, loc, thenBody(b));
+                 },
+                 [&](OpBuilder &b, Location) {
+                   scf::YieldOp::create(b, loc, elseBody(b));
+                 })
+          .getResults();
+    };
+
+    Value out = tensor::EmptyOp::create(rewriter, loc, batchShape,
+                                        outType.getElementType());
+    Value work =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, n}, f64);
+    Value result = loop(
+        rewriter, zero, index(rewriter, batch), ValueRange{out, work},
+        [&](OpBuilder &b, Value flat, ValueRange s) -> SmallVector<Value> {
+          // The batch position of matrix `flat`, row-major.
+          SmallVector<Value> position(batchShape.size());
+          Value rest = flat;
+          for (int64_t d = batchShape.size() - 1; d >= 0; --d) {
+            Value extent = index(b, batchShape[d]);
+            position[d] = arith::RemUIOp::create(b, loc, rest, extent);
+            rest = arith::DivUIOp::create(b, loc, rest, extent);
+          }
+          auto read = [&](OpBuilder &b, Value i, Value j) {
+            SmallVector<Value> indices(position);
+            indices.append({i, j});
+            Value v = tensor::ExtractOp::create(b, loc, x, indices);
+            return element == f64
+                       ? v
+                       : Value(arith::ExtFOp::create(b, loc, f64, v));
+          };
+          Value matrix = loop(
+              b, zero, size, s[1], [&](OpBuilder &b, Value i, ValueRange r) {
+                return SmallVector<Value>(
+                    loop(b, zero, size, r[0],
+                         [&](OpBuilder &b, Value j, ValueRange c) {
+                           return SmallVector<Value>{
+                               put(b, read(b, i, j), c[0], i, j)};
+                         }));
+              })[0];
+
+          // Column by column: (matrix, determinant so far, singular).
+          Type i1 = b.getI1Type();
+          Value notYet = arith::ConstantIntOp::create(b, loc, i1, 0);
+          ValueRange factored = loop(
+              b, zero, size, ValueRange{matrix, f64Constant(b, 1), notYet},
+              [&](OpBuilder &b, Value k, ValueRange st) -> SmallVector<Value> {
+                TypeRange types = ValueRange(st).getTypes();
+                return SmallVector<Value>(branch(
+                    b, st[2], types,
+                    [&](OpBuilder &) { return SmallVector<Value>(st); },
+                    [&](OpBuilder &b) -> SmallVector<Value> {
+                      Value a = st[0], det = st[1];
+                      // The first row of the largest magnitude from k on.
+                      Value kPlus1 = arith::AddIOp::create(b, loc, k, one);
+                      Value start =
+                          math::AbsFOp::create(b, loc, at(b, a, k, k));
+                      ValueRange found = loop(
+                          b, kPlus1, size, ValueRange{start, k},
+                          [&](OpBuilder &b, Value i, ValueRange best) {
+                            Value v =
+                                math::AbsFOp::create(b, loc, at(b, a, i, k));
+                            Value larger = arith::CmpFOp::create(
+                                b, loc, arith::CmpFPredicate::OGT, v, best[0]);
+                            return SmallVector<Value>{
+                                arith::SelectOp::create(b, loc, larger, v,
+                                                        best[0]),
+                                arith::SelectOp::create(b, loc, larger, i,
+                                                        best[1])};
+                          });
+                      Value p = found[1];
+                      Value pivot = at(b, a, p, k);
+                      Value isZero = arith::CmpFOp::create(
+                          b, loc, arith::CmpFPredicate::OEQ, pivot,
+                          f64Constant(b, 0));
+                      return SmallVector<Value>(branch(
+                          b, isZero, types,
+                          [&](OpBuilder &b) {
+                            return SmallVector<Value>{
+                                a, f64Constant(b, 0),
+                                arith::ConstantIntOp::create(b, loc, i1, 1)};
+                          },
+                          [&](OpBuilder &b) -> SmallVector<Value> {
+                            // Swap rows k and p; the sign flips.
+                            Value swapRows =
+                                cmpIndex(b, arith::CmpIPredicate::ne, p, k);
+                            ValueRange swapped = branch(
+                                b, swapRows, TypeRange{a.getType(), f64},
+                                [&](OpBuilder &b) -> SmallVector<Value> {
+                                  Value rows = loop(
+                                      b, zero, size, a,
+                                      [&](OpBuilder &b, Value j, ValueRange r) {
+                                        Value top = at(b, r[0], k, j);
+                                        Value other = at(b, r[0], p, j);
+                                        Value m = put(b, other, r[0], k, j);
+                                        return SmallVector<Value>{
+                                            put(b, top, m, p, j)};
+                                      })[0];
+                                  return {rows,
+                                          arith::NegFOp::create(b, loc, det)};
+                                },
+                                [&](OpBuilder &) {
+                                  return SmallVector<Value>{a, det};
+                                });
+                            Value next = arith::MulFOp::create(
+                                b, loc, swapped[1], pivot);
+                            // Eliminate below the pivot.
+                            Value eliminated = loop(
+                                b, kPlus1, size, swapped[0],
+                                [&](OpBuilder &b, Value i, ValueRange r) {
+                                  Value f = arith::DivFOp::create(
+                                      b, loc, at(b, r[0], i, k), pivot);
+                                  return SmallVector<Value>(loop(
+                                      b, kPlus1, size, r[0],
+                                      [&](OpBuilder &b, Value j, ValueRange c) {
+                                        Value product = arith::MulFOp::create(
+                                            b, loc, f, at(b, c[0], k, j));
+                                        Value updated = arith::SubFOp::create(
+                                            b, loc, at(b, c[0], i, j), product);
+                                        return SmallVector<Value>{
+                                            put(b, updated, c[0], i, j)};
+                                      }));
+                                })[0];
+                            return {eliminated, next, st[2]};
+                          }));
+                    }));
+              });
+          Value det = factored[1];
+          if (outType.getElementType() != f64)
+            det =
+                arith::TruncFOp::create(b, loc, outType.getElementType(), det);
+          return {tensor::InsertOp::create(b, loc, det, s[0], position),
+                  factored[0]};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
 void mlir::graph::populateReductionToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
@@ -699,7 +904,6 @@ void mlir::graph::populateReductionToLinalgPatterns(
                                              ReduceKind::Prod);
   patterns.add<ArgReduceToLinalg<ArgMaxOp>>(converter, context, true);
   patterns.add<ArgReduceToLinalg<ArgMinOp>>(converter, context, false);
-  patterns
-      .add<CumSumToLoops, LogSoftmaxToLinalg, TopKToLoops, TopKPrefixToLoops>(
-          converter, context);
+  patterns.add<CumSumToLoops, LogSoftmaxToLinalg, TopKToLoops,
+               TopKPrefixToLoops, DetToLoops>(converter, context);
 }

@@ -556,6 +556,26 @@ LogicalResult mlir::graph::onnx_import::importMeanVarianceNormalization(
       node, 0, createBinary<DivOp>(importer, node, centered, denominator));
 }
 
+/// Det: graph.det of the trailing square matrices.
+static LogicalResult importDet(Importer &importer,
+                               const onnx::NodeProto &node) {
+  FailureOr<Value> x = importer.getInput(node, 0);
+  if (failed(x) || failed(checkFloatType(importer, node, *x, 0)))
+    return failure();
+  RankedTensorType type = Importer::getType(*x);
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < 2 || shape.back() != shape[shape.size() - 2])
+    return importer.nodeError(node, "input '" + node.input(0) + "' has shape " +
+                                        formatShape(shape) +
+                                        "; Det takes square matrices in the "
+                                        "last two dimensions");
+  OpBuilder &b = importer.getBuilder();
+  Value det = DetOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape.drop_back(2), type.getElementType()), *x);
+  return importer.setOutput(node, 0, det);
+}
+
 void mlir::graph::onnx_import::registerReductionOps(OpRegistry &registry) {
   registry.on({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
                "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
@@ -564,6 +584,7 @@ void mlir::graph::onnx_import::registerReductionOps(OpRegistry &registry) {
   registry.on({"ArgMax", "ArgMin"}, 1, importArgReduce);
   registry.on("TopK", 1, importTopK);
   registry.on("CumSum", 11, importCumSum);
+  registry.on("Det", 11, importDet);
   registry.on("LogSoftmax", 1, importLogSoftmax);
   registry.on("Hardmax", 1, importHardmax);
   registry.on("GlobalMaxPool", 1, importGlobalPool);

@@ -602,3 +602,77 @@ LogicalResult TopKPrefixOp::fold(FoldAdaptor adaptor,
   results.push_back(DenseElementsAttr::get(countType, count));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// DetOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DetOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Float)) ||
+      failed(checkSameElementType(*this, getX(), "operand 'x'", getOutput(),
+                                  "result 'output'")))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.size() < 2 || in[in.size() - 1] != in[in.size() - 2])
+    return emitOpError() << "operand 'x' must hold square matrices in its "
+                            "last two dimensions, but its shape is ["
+                         << in << "]";
+  return checkResultDims(*this, in.drop_back(2));
+}
+
+/// The determinant of the n x n matrix `a` (row-major, overwritten): LU
+/// factorization with partial pivoting, as DetOp's lowering computes it.
+static double determinant(MutableArrayRef<double> a, int64_t n) {
+  double det = 1;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t pivot = k;
+    double best = std::fabs(a[k * n + k]);
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > best) {
+        best = std::fabs(a[i * n + k]);
+        pivot = i;
+      }
+    double p = a[pivot * n + k];
+    if (p == 0)
+      return 0;
+    if (pivot != k) {
+      for (int64_t j = 0; j < n; ++j)
+        std::swap(a[k * n + j], a[pivot * n + j]);
+      det = -det;
+    }
+    det *= p;
+    for (int64_t i = k + 1; i < n; ++i) {
+      double f = a[i * n + k] / p;
+      for (int64_t j = k + 1; j < n; ++j)
+        a[i * n + j] -= f * a[k * n + j];
+    }
+  }
+  return det;
+}
+
+OpFoldResult DetOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!type || !x || failed(verify()))
+    return {};
+  ElementKind kind = x->getKind();
+  if (kind != ElementKind::F32 && kind != ElementKind::F64)
+    return {};
+  int64_t n = x->getShape().back();
+  int64_t count = type.getNumElements();
+  // n^3 / 3 steps per matrix.
+  if (n > 4096 || !withinFoldLimits({count}, count * n * n * n / 3))
+    return {};
+  TypedTensor out = TypedTensor::zeros(type);
+  SmallVector<double> matrix(n * n);
+  for (int64_t b = 0; b < count; ++b) {
+    for (int64_t e = 0; e < n * n; ++e)
+      matrix[e] = x->getDouble(b * n * n + e);
+    double det = determinant(matrix, n);
+    if (kind == ElementKind::F32)
+      out.set<float>(b, float(det));
+    else
+      out.set<double>(b, det);
+  }
+  return out.toAttr();
+}

@@ -112,4 +112,19 @@ def Graph_LogSoftmaxOp : Graph_ComputeOp<"log_softmax",
   let assemblyFormat = "$x attr-dict `:` type($x)";
 }
 
+def Graph_DetOp : Graph_ComputeOp<"det"> {
+  let summary = "determinant of each square matrix of the last two "
+                "dimensions (ONNX Det)";
+  let description = [{
+    `output[b...] = det(x[b..., :, :])`: `x` of shape [..., N, N], the result
+    of shape [...] and the same float element type. Computed in f64 by LU
+    factorization with partial pivoting (the row of the largest magnitude
+    in each column; a swap flips the sign), then rounded to the element
+    type: a matrix with a zero column below its diagonal is exactly 0.
+  }];
+  let arguments = (ins AnyTensor:$x);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHREDUCTIONOPS_TD
