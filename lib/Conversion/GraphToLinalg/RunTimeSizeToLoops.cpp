@@ -484,8 +484,214 @@ struct ConcatPrefixesToLoops : OpConversionPattern<ConcatPrefixesOp> {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// graph.unique
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// graph.unique in three passes over the rows, as its fold computes it:
+/// the first row equal to each row; the rank of each first occurrence
+/// among the others (by order, or by lexicographic order with `sorted`);
+/// then each row's distinct row, its count, and the first occurrences
+/// copied to their places. O(N^2 M) comparisons.
+struct UniqueToLoops : OpConversionPattern<UniqueOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    Type graphType = xType.getElementType();
+    bool isUnsigned = isUnsignedGraphType(graphType);
+    int64_t n = xType.getDimSize(0), m = xType.getDimSize(1);
+    auto rowsType = cast<RankedTensorType>(op.getIndices().getType());
+    Type i64 = rewriter.getI64Type(), i1 = rewriter.getI1Type();
+
+    auto index = [&](OpBuilder &b, int64_t v) {
+      return Value(arith::ConstantIndexOp::create(b, loc, v));
+    };
+    Value zero = index(rewriter, 0), one = index(rewriter, 1);
+    Value rows = index(rewriter, n), columns = index(rewriter, m);
+    auto boolean = [&](OpBuilder &b, bool v) {
+      return Value(arith::ConstantIntOp::create(b, loc, i1, v));
+    };
+    auto loop =
+        [&](OpBuilder &b, Value from, Value to, ValueRange state,
+            function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
+                body) {
+          return scf::ForOp::create(
+                     b, loc, from, to, one, state,
+                     [&](OpBuilder &b, Location, Value i, ValueRange s) {
+                       scf::YieldOp::create(b, loc, body(b, i, s));
+                     })
+              .getResults();
+        };
+    auto element = [&](OpBuilder &b, Value i, Value j) {
+      return loadScalar(b, loc,
+                        tensor::ExtractOp::create(b, loc, x, ValueRange{i, j}),
+                        graphType);
+    };
+    auto compare = [&](OpBuilder &b, bool less, Value p, Value q) {
+      if (isa<FloatType>(p.getType()))
+        return Value(arith::CmpFOp::create(b, loc,
+                                           less ? arith::CmpFPredicate::OLT
+                                                : arith::CmpFPredicate::OEQ,
+                                           p, q));
+      arith::CmpIPredicate predicate =
+          !less ? arith::CmpIPredicate::eq
+                : (isUnsigned || p.getType().isInteger(1)
+                       ? arith::CmpIPredicate::ult
+                       : arith::CmpIPredicate::slt);
+      return Value(arith::CmpIOp::create(b, loc, predicate, p, q));
+    };
+    // Whether rows a and b are equal, and whether a is before b.
+    auto rowsEqual = [&](OpBuilder &b, Value ra, Value rb) {
+      return loop(
+          b, zero, columns, boolean(b, true),
+          [&](OpBuilder &b, Value j, ValueRange s) {
+            Value eq = compare(b, false, element(b, ra, j), element(b, rb, j));
+            return SmallVector<Value>{arith::AndIOp::create(b, loc, s[0], eq)};
+          })[0];
+    };
+    auto rowBefore = [&](OpBuilder &b, Value ra, Value rb) {
+      // (decided, less): the first column where they differ decides.
+      return loop(
+          b, zero, columns, ValueRange{boolean(b, false), boolean(b, false)},
+          [&](OpBuilder &b, Value j, ValueRange s) {
+            Value p = element(b, ra, j), q = element(b, rb, j);
+            Value lt = compare(b, true, p, q);
+            Value gt = compare(b, true, q, p);
+            Value less = arith::SelectOp::create(b, loc, s[0], s[1], lt);
+            Value decided = arith::OrIOp::create(
+                b, loc, s[0], arith::OrIOp::create(b, loc, lt, gt));
+            return SmallVector<Value>{decided, less};
+          })[1];
+    };
+    auto toI64 = [&](OpBuilder &b, Value v) {
+      return Value(arith::IndexCastOp::create(b, loc, i64, v));
+    };
+    auto toIndex = [&](OpBuilder &b, Value v) {
+      return Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), v));
+    };
+    auto read = [&](OpBuilder &b, Value tensor, Value i) {
+      return Value(tensor::ExtractOp::create(b, loc, tensor, i));
+    };
+    auto write = [&](OpBuilder &b, Value v, Value tensor, Value i) {
+      return Value(tensor::InsertOp::create(b, loc, v, tensor, i));
+    };
+
+    Value zeroI64 = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+    Value oneI64 = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+    Value empty = createFilledTensorWith(rewriter, loc, rowsType, zeroI64);
+
+    // The first row equal to each row.
+    Value first = loop(
+        rewriter, zero, rows, empty,
+        [&](OpBuilder &b, Value i, ValueRange s) -> SmallVector<Value> {
+          ValueRange found = loop(
+              b, zero, i, ValueRange{boolean(b, false), i},
+              [&](OpBuilder &b, Value j, ValueRange f) -> SmallVector<Value> {
+                auto branch = scf::IfOp::create(
+                    b, loc, f[0],
+                    [&](OpBuilder &b, Location) {
+                      scf::YieldOp::create(b, loc, f);
+                    },
+                    [&](OpBuilder &b, Location) {
+                      Value eq = rowsEqual(b, j, i);
+                      scf::YieldOp::create(
+                          b, loc,
+                          ValueRange{eq, arith::SelectOp::create(b, loc, eq, j,
+                                                                 f[1])});
+                    });
+                return SmallVector<Value>(branch.getResults());
+              });
+          return {write(b, toI64(b, found[1]), s[0], i)};
+        })[0];
+    auto isFirst = [&](OpBuilder &b, Value i) {
+      return Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         read(b, first, i), toI64(b, i)));
+    };
+
+    // The rank of each first occurrence, and how many there are.
+    ValueRange ranked = loop(
+        rewriter, zero, rows, ValueRange{empty, zeroI64},
+        [&](OpBuilder &b, Value r, ValueRange s) -> SmallVector<Value> {
+          auto branch = scf::IfOp::create(
+              b, loc, isFirst(b, r),
+              [&](OpBuilder &b, Location) {
+                Value rank = loop(
+                    b, zero, rows, zeroI64,
+                    [&](OpBuilder &b, Value q, ValueRange c) {
+                      Value before =
+                          op.getSorted()
+                              ? rowBefore(b, q, r)
+                              : Value(arith::CmpIOp::create(
+                                    b, loc, arith::CmpIPredicate::ult, q, r));
+                      Value counts =
+                          arith::AndIOp::create(b, loc, isFirst(b, q), before);
+                      return SmallVector<Value>{arith::AddIOp::create(
+                          b, loc, c[0],
+                          arith::ExtUIOp::create(b, loc, i64, counts))};
+                    })[0];
+                scf::YieldOp::create(
+                    b, loc,
+                    ValueRange{write(b, rank, s[0], r),
+                               arith::AddIOp::create(b, loc, s[1], oneI64)});
+              },
+              [&](OpBuilder &b, Location) { scf::YieldOp::create(b, loc, s); });
+          return SmallVector<Value>(branch.getResults());
+        });
+    Value ranks = ranked[0];
+
+    // Each row's distinct row and its count; the first occurrences copied.
+    auto valuesType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getValues().getType()));
+    Value zeroElement = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(valuesType.getElementType()));
+    Value values =
+        createFilledTensorWith(rewriter, loc, valuesType, zeroElement);
+    ValueRange placed = loop(
+        rewriter, zero, rows, ValueRange{values, empty, empty, empty},
+        [&](OpBuilder &b, Value i, ValueRange s) -> SmallVector<Value> {
+          Value k = read(b, ranks, toIndex(b, read(b, first, i)));
+          Value kIndex = toIndex(b, k);
+          Value inverse = write(b, k, s[2], i);
+          Value counts = write(
+              b, arith::AddIOp::create(b, loc, read(b, s[3], kIndex), oneI64),
+              s[3], kIndex);
+          auto branch = scf::IfOp::create(
+              b, loc, isFirst(b, i),
+              [&](OpBuilder &b, Location) {
+                Value row =
+                    loop(b, zero, columns, s[0],
+                         [&](OpBuilder &b, Value j, ValueRange c) {
+                           Value v = tensor::ExtractOp::create(
+                               b, loc, x, ValueRange{i, j});
+                           return SmallVector<Value>{tensor::InsertOp::create(
+                               b, loc, v, c[0], ValueRange{kIndex, j})};
+                         })[0];
+                scf::YieldOp::create(
+                    b, loc,
+                    ValueRange{row, write(b, toI64(b, i), s[1], kIndex)});
+              },
+              [&](OpBuilder &b, Location) {
+                scf::YieldOp::create(b, loc, ValueRange{s[0], s[1]});
+              });
+          return {branch.getResult(0), branch.getResult(1), inverse, counts};
+        });
+    Value count = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, i64), ranked[1]);
+    rewriter.replaceOp(
+        op, ValueRange{placed[0], placed[1], placed[2], placed[3], count});
+    return success();
+  }
+};
+} // namespace
+
 void mlir::graph::populateRunTimeSizeToLoopsPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<NonZeroToLoops, NonMaxSuppressionToLoops, ConcatPrefixesToLoops>(
-      converter, patterns.getContext());
+  patterns.add<NonZeroToLoops, NonMaxSuppressionToLoops, ConcatPrefixesToLoops,
+               UniqueToLoops>(converter, patterns.getContext());
 }

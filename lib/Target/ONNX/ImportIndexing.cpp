@@ -438,6 +438,97 @@ static LogicalResult importNonZero(Importer &importer,
                                        op.getCount());
 }
 
+/// Unique: graph.unique over the elements (no axis: each a row of one) or
+/// over the slices along `axis` (moved to the front and flattened into
+/// rows); the distinct ones, their first indices and counts are of
+/// run-time size along that axis, inverse_indices of the input's size.
+static LogicalResult importUnique(Importer &importer,
+                                  const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<Value> input = importer.getInput(node, 0);
+  FailureOr<int64_t> sorted = attrs.getInt("sorted", 1);
+  if (failed(input) || failed(sorted))
+    return failure();
+  Value x = *input;
+  RankedTensorType type = Importer::getType(x);
+  ArrayRef<int64_t> shape = type.getShape();
+  std::optional<int64_t> axis;
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == "axis") {
+      FailureOr<int64_t> given = attrs.getInt("axis", 0);
+      if (failed(given))
+        return failure();
+      FailureOr<int64_t> normalized =
+          normalizeAxis(importer, node, *given, shape.size());
+      if (failed(normalized))
+        return failure();
+      axis = *normalized;
+    }
+
+  // The rows: [N, M].
+  SmallVector<int64_t> perm, moved;
+  int64_t n = type.getNumElements(), m = 1;
+  if (axis) {
+    perm.push_back(*axis);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != *axis)
+        perm.push_back(d);
+    for (int64_t d : perm)
+      moved.push_back(shape[d]);
+    n = shape[*axis];
+    m = n ? type.getNumElements() / n : 0;
+  }
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  auto transposed = [&](Value v, ArrayRef<int64_t> order) {
+    RankedTensorType t = Importer::getType(v);
+    SmallVector<int64_t> out;
+    for (int64_t d : order)
+      out.push_back(t.getDimSize(d));
+    return TransposeOp::create(b, loc,
+                               importer.getTensorType(out, t.getElementType()),
+                               v, b.getDenseI64ArrayAttr(order))
+        .getResult();
+  };
+  Value rows = x;
+  if (axis && *axis != 0)
+    rows = transposed(rows, perm);
+  rows = createReshape(importer, node, rows, {n, m});
+  RankedTensorType indexType = importer.getTensorType({n}, b.getI64Type());
+  auto op = UniqueOp::create(
+      b, loc, Importer::getType(rows), indexType, indexType, indexType,
+      importer.getTensorType({}, b.getI64Type()), rows, *sorted != 0);
+
+  // The distinct values in the input's layout.
+  Value values = op.getValues();
+  int64_t dim = 0;
+  if (axis) {
+    values = createReshape(importer, node, values, moved);
+    if (*axis != 0) {
+      SmallVector<int64_t> inverse(perm.size());
+      for (auto [i, d] : llvm::enumerate(perm))
+        inverse[d] = i;
+      values = transposed(values, inverse);
+    }
+    dim = *axis;
+  } else {
+    values = createReshape(importer, node, values, {n});
+  }
+  Value count = op.getCount();
+  if (failed(importer.setRunTimeSizeOutput(node, 0, values, dim, count)))
+    return failure();
+  if (node.output_size() > 1 &&
+      failed(importer.setRunTimeSizeOutput(node, 1, op.getIndices(), 0, count)))
+    return failure();
+  if (node.output_size() > 2 &&
+      failed(importer.setOutput(node, 2, op.getInverse())))
+    return failure();
+  if (node.output_size() > 3 &&
+      failed(importer.setRunTimeSizeOutput(node, 3, op.getCounts(), 0, count)))
+    return failure();
+  return success();
+}
+
 /// NonMaxSuppression: the selected [batch, class, box] rows, as many as a
 /// run selects. The limits must be known when the model is compiled (a
 /// model input is specialized on its value): max_output_boxes_per_class
@@ -520,6 +611,7 @@ static LogicalResult importNonMaxSuppression(Importer &importer,
 void mlir::graph::onnx_import::registerIndexingOps(OpRegistry &registry) {
   registry.on("NonMaxSuppression", 10, importNonMaxSuppression);
   registry.on("NonZero", 9, importNonZero);
+  registry.on("Unique", 11, importUnique);
   registry.on("Gather", 1, importGather);
   registry.on("GatherElements", 11, importGatherElements);
   registry.on("Scatter", 9, importScatterElements);

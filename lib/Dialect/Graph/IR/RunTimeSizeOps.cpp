@@ -93,6 +93,104 @@ LogicalResult NonZeroOp::fold(FoldAdaptor adaptor,
 }
 
 //===----------------------------------------------------------------------===//
+// graph.unique
+//===----------------------------------------------------------------------===//
+
+LogicalResult UniqueOp::verify() {
+  if (failed(checkTensorOf(*this, getX(), "operand 'x'", TypeClass::Any)) ||
+      failed(checkExtent(*this, getCount())))
+    return failure();
+  ArrayRef<int64_t> in = getDims(getX());
+  if (in.size() != 2)
+    return emitOpError() << "operand 'x' must be a matrix of rows, but its "
+                            "shape is ["
+                         << in << "]";
+  if (getValues().getType() != getX().getType())
+    return emitOpError() << "result 'values' must have the type of 'x', "
+                         << getX().getType() << ", but it is "
+                         << getValues().getType();
+  auto rowsType =
+      RankedTensorType::get({in[0]}, IntegerType::get(getContext(), 64));
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"indices", getIndices()},
+        {"inverse", getInverse()},
+        {"counts", getCounts()}})
+    if (value.getType() != rowsType)
+      return emitOpError() << "result '" << name << "' must be " << rowsType
+                           << ", but it is " << value.getType();
+  return success();
+}
+
+LogicalResult UniqueOp::fold(FoldAdaptor adaptor,
+                             SmallVectorImpl<OpFoldResult> &results) {
+  std::optional<TypedTensor> x = readTypedTensor(adaptor.getX());
+  if (!x || failed(verify()))
+    return failure();
+  int64_t n = x->getShape()[0], m = x->getShape()[1];
+  // Each row compared with the ones before it.
+  if (n > (int64_t(1) << 20) ||
+      !withinFoldLimits({x->getNumElements(), n, n, n}, n * n * m))
+    return failure();
+  SmallVector<int64_t> first(n), rank(n, 0);
+  SmallVector<int64_t> indices(n, 0), inverse(n), counts(n, 0);
+  int64_t count = 0;
+  TypedTensor values = TypedTensor::zeros(cast<RankedTensorType>(getType(0)));
+  dispatchKind(x->getKind(), [&](auto t) {
+    using T = decltype(t);
+    auto at = [&](int64_t i, int64_t j) { return widen(x->get<T>(i * m + j)); };
+    auto equal = [&](int64_t a, int64_t b) {
+      for (int64_t j = 0; j < m; ++j)
+        if (!(at(a, j) == at(b, j)))
+          return false;
+      return true;
+    };
+    auto less = [&](int64_t a, int64_t b) {
+      for (int64_t j = 0; j < m; ++j) {
+        if (at(a, j) < at(b, j))
+          return true;
+        if (at(b, j) < at(a, j))
+          return false;
+      }
+      return false;
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      first[i] = i;
+      for (int64_t j = 0; j < i; ++j)
+        if (equal(j, i)) {
+          first[i] = j;
+          break;
+        }
+    }
+    for (int64_t r = 0; r < n; ++r) {
+      if (first[r] != r)
+        continue;
+      ++count;
+      for (int64_t q = 0; q < n; ++q)
+        if (first[q] == q && (getSorted() ? less(q, r) : q < r))
+          ++rank[r];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t k = rank[first[i]];
+      inverse[i] = k;
+      ++counts[k];
+      if (first[i] != i)
+        continue;
+      indices[k] = i;
+      for (int64_t j = 0; j < m; ++j)
+        values.set<T>(k * m + j, x->get<T>(i * m + j));
+    }
+  });
+  auto rowsType = cast<RankedTensorType>(getIndices().getType());
+  results.push_back(values.toAttr());
+  results.push_back(DenseElementsAttr::get(rowsType, ArrayRef(indices)));
+  results.push_back(DenseElementsAttr::get(rowsType, ArrayRef(inverse)));
+  results.push_back(DenseElementsAttr::get(rowsType, ArrayRef(counts)));
+  results.push_back(DenseElementsAttr::get(
+      cast<RankedTensorType>(getCount().getType()), count));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // graph.non_max_suppression
 //===----------------------------------------------------------------------===//
 

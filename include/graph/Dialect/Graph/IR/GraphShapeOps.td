@@ -211,6 +211,30 @@ def Graph_NonZeroOp : Graph_ComputeOp<"nonzero"> {
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_UniqueOp : Graph_Op<"unique", [Pure]> {
+  let summary = "the distinct rows of a matrix, where each first occurs, "
+                "where each row went and how often (ONNX Unique)";
+  let description = [{
+    `x` is [N, M]: N rows of M elements (the importer makes them of ONNX
+    Unique's elements or slices). The distinct rows, `count` of them (a
+    tensor<i64> of rank 0, the run-time extent of dimension 0 of `values`,
+    `indices` and `counts`), are the first `count` rows of `values` (the
+    rest zero): in ascending lexicographic order with `sorted`, in the order
+    they first occur otherwise. `indices[k]` is the row of `x` where
+    distinct row k first occurs, `counts[k]` how many rows of `x` equal it,
+    and `inverse[i]` the distinct row that row i of `x` equals. Rows are
+    equal when their elements compare equal (so 0.0 and -0.0 are one row);
+    any element type.
+  }];
+  let arguments = (ins AnyTensor:$x, UnitAttr:$sorted);
+  let results = (outs AnyTensor:$values, AnyTensor:$indices,
+                      AnyTensor:$inverse, AnyTensor:$counts,
+                      AnyTensor:$count);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Graph_NonMaxSuppressionOp : Graph_ComputeOp<"non_max_suppression"> {
   let summary = "boxes selected greedily by score, per batch and class";
   let description = [{
