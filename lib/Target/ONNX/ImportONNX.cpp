@@ -258,6 +258,7 @@ const OpRegistry &mlir::graph::onnx_import::getOpRegistry() {
     registerQuantOps(registry);
     registerLossOps(registry);
     registerControlFlowOps(registry);
+    registerSpectralOps(registry);
     return registry;
   }();
   return registry;

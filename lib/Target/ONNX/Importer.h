@@ -364,6 +364,7 @@ void registerRecurrentOps(OpRegistry &registry);   // ImportRecurrent.cpp
 void registerQuantOps(OpRegistry &registry);       // ImportQuant.cpp
 void registerLossOps(OpRegistry &registry);        // ImportLosses.cpp
 void registerControlFlowOps(OpRegistry &registry); // ImportControlFlow.cpp
+void registerSpectralOps(OpRegistry &registry);    // ImportSpectral.cpp
 
 } // namespace onnx_import
 } // namespace graph

@@ -292,9 +292,10 @@ def unsupported():
     """Two unsupported operators, and one node downstream of them."""
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("Unique", ["a"], ["b"], name="unique"),
+        helper.make_node("StringNormalizer", ["a"], ["b"], name="normalize"),
         helper.make_node("Relu", ["b"], ["c"], name="after"),
-        helper.make_node("Det", ["c"], ["y"], name="det"),
+        helper.make_node("MaxRoiPool", ["c", "c"], ["y"], name="roi_pool",
+                         pooled_shape=[1, 1]),
     ]
     return model(nodes, [value("x", [2, 3])], [value("y", [2, 3])])
 

@@ -86,7 +86,8 @@ def unsupported21():
                          min_gram_length=1, max_gram_length=1, max_skip_count=0,
                          ngram_counts=[0], ngram_indexes=[0], pool_int64s=[1]),
         helper.make_node("Reshape", ["a", "s"], ["r"], name="reshape"),
-        helper.make_node("Det", ["m"], ["dt"], name="det"),
+        helper.make_node("MaxRoiPool", ["m", "m"], ["dt"], name="roi_pool",
+                         pooled_shape=[1, 1]),
         helper.make_node("Cast", ["x"], ["str"], name="cast", to=TensorProto.STRING),
     ]
     return model(nodes,
