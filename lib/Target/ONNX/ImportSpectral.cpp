@@ -1,4 +1,4 @@
-//===- ImportSpectral.cpp - DFT and STFT ------------------------*- C++ -*-===//
+//===- ImportSpectral.cpp - DFT, STFT, MelWeightMatrix ----------*- C++ -*-===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -11,7 +11,7 @@
 // takes O(N log N): the lengths of spectrogram front ends (a few hundred)
 // keep it a GEMM that the packed micro-kernels run near the core's peak.
 // STFT gathers the frames with constant indices, applies the window and
-// takes the one-sided DFT of each frame.
+// takes the one-sided DFT of each frame; MelWeightMatrix is a constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -287,7 +287,85 @@ static LogicalResult importSTFT(Importer &importer,
   return importer.setOutput(node, 0, *result);
 }
 
+/// A scalar input known at import, as a double, or failure (reported).
+static FailureOr<double> getConstantNumber(Importer &importer,
+                                           const onnx::NodeProto &node,
+                                           int index, StringRef what) {
+  const ConstantTensor *tensor = importer.getConstantInput(node, index);
+  if (!tensor)
+    return importer.nodeError(node, what + " must be known when the model "
+                                           "is compiled");
+  if (tensor->getNumElements() != 1 || tensor->isBool())
+    return importer.nodeError(node, what + " must be one number");
+  return tensor->getDoubles()[0];
+}
+
+/// MelWeightMatrix: a constant, the triangular filters of ONNX's reference
+/// (mel = 2595 log10(1 + hz / 700), the edges' mel values in float, the
+/// num_mel_bins + 2 points spaced by (high - low) / (num_mel_bins + 2) as
+/// the reference spaces them, each point's bin floor((dft_length + 1) hz /
+/// sample_rate)).
+static LogicalResult importMelWeightMatrix(Importer &importer,
+                                           const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> outputType =
+      attrs.getInt("output_datatype", onnx::TensorProto::FLOAT);
+  FailureOr<int64_t> numMelBins =
+      getConstantInt(importer, node, 0, "num_mel_bins");
+  FailureOr<int64_t> dftLength =
+      getConstantInt(importer, node, 1, "dft_length");
+  FailureOr<int64_t> sampleRate =
+      getConstantInt(importer, node, 2, "sample_rate");
+  FailureOr<double> lower =
+      getConstantNumber(importer, node, 3, "lower_edge_hertz");
+  FailureOr<double> upper =
+      getConstantNumber(importer, node, 4, "upper_edge_hertz");
+  if (failed(outputType) || failed(numMelBins) || failed(dftLength) ||
+      failed(sampleRate) || failed(lower) || failed(upper))
+    return failure();
+  Type element = getMLIRElementType(importer.getContext(), *outputType);
+  if (!element || !isa<FloatType>(element))
+    return importer.nodeError(node, "output_datatype " + Twine(*outputType) +
+                                        " is not a float type");
+  if (*numMelBins < 1 || *dftLength < 1 || *sampleRate < 1)
+    return importer.nodeError(node, "num_mel_bins, dft_length and "
+                                    "sample_rate must be positive");
+  int64_t bins = *dftLength / 2 + 1, mels = *numMelBins;
+  auto toMel = [](float hz) {
+    return 2595.0f * std::log10(1.0f + hz / 700.0f);
+  };
+  float lowMel = toMel(float(*lower)), highMel = toMel(float(*upper));
+  float melStep = (highMel - lowMel) / float(mels + 2);
+  SmallVector<int64_t> points;
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    double mel = double(i) * double(melStep) + double(lowMel);
+    double hz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
+    points.push_back(
+        int64_t(std::floor(double(*dftLength + 1) * hz / double(*sampleRate))));
+  }
+  SmallVector<double> weights(bins * mels, 0.0);
+  auto set = [&](int64_t j, int64_t i, double v) {
+    if (j >= 0 && j < bins)
+      weights[j * mels + i] = v;
+  };
+  for (int64_t i = 0; i < mels; ++i) {
+    int64_t left = points[i], center = points[i + 1], right = points[i + 2];
+    if (center == left)
+      set(center, i, 1.0);
+    else
+      for (int64_t j = left; j <= center; ++j)
+        set(j, i, double(j - left) / double(center - left));
+    if (right > center)
+      for (int64_t j = center; j < right; ++j)
+        set(j, i, double(right - j) / double(right - center));
+  }
+  return importer.setOutput(
+      node, 0,
+      createConstantOf(importer, node, {bins, mels}, element, weights));
+}
+
 void mlir::graph::onnx_import::registerSpectralOps(OpRegistry &registry) {
+  registry.on("MelWeightMatrix", 17, importMelWeightMatrix);
   registry.on("DFT", 17, importDFT);
   registry.on("DFT", 20, importDFT);
   registry.on("STFT", 17, importSTFT);

@@ -5,7 +5,8 @@ each case through graph-run at -O0 and -O3 against NumPy's np.fft.
 Cases: DFT of real values along an inner axis; of complex values along
 another; the inverse; one-sided with dft_length padding the signal and
 cutting it; float64; DFT of opset 20 (axis an input); STFT with a frame
-length and no window, with a Hann window, and two-sided.
+length and no window, with a Hann window, and two-sided; MelWeightMatrix
+against ONNX's reference algorithm (its test generator's, copied).
 """
 import sys
 
@@ -99,6 +100,44 @@ def stft_case(name, signal, step, window=None, frame_length=None,
     return (name, m, {"signal": signal}, {"y": want}, within(want))
 
 
+def mel_reference(num_mel_bins, dft_length, sample_rate, lower, upper):
+    """ONNX's MelWeightMatrix as its backend test computes it."""
+    bins = np.arange(0, num_mel_bins + 2)
+    low = 2595 * np.log10(1 + np.float32(lower) / 700)
+    high = 2595 * np.log10(1 + np.float32(upper) / 700)
+    step = (high - low) / bins.shape[0]
+    bins = bins * step + low
+    bins = 700 * (np.power(10, (bins / 2595)) - 1)
+    bins = (((dft_length + 1) * bins) // sample_rate).astype(int)
+    out = np.zeros((dft_length // 2 + 1, num_mel_bins))
+    for i in range(num_mel_bins):
+        left, center, right = bins[i], bins[i + 1], bins[i + 2]
+        if center == left:
+            out[center, i] = 1
+        else:
+            for j in range(left, center + 1):
+                out[j, i] = float(j - left) / float(center - left)
+        if right > center:
+            for j in range(center, right):
+                out[j, i] = float(right - j) / float(right - center)
+    return out.astype(np.float32)
+
+
+def mel_case(name, *params):
+    from onnx import TensorProto as T, helper
+    names = ["num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+             "upper_edge_hertz"]
+    inits = [tensor(n, np.int64(v)) for n, v in zip(names[:3], params[:3])]
+    inits += [tensor(n, np.float32(v)) for n, v in zip(names[3:], params[3:])]
+    graph = helper.make_graph(
+        [helper.make_node("MelWeightMatrix", names, ["y"])], "mel", [],
+        [helper.make_tensor_value_info("y", T.FLOAT, None)],
+        initializer=inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    want = mel_reference(*params)
+    return (name, m, {}, {"y": want}, close(1e-6, 1e-6))
+
+
 def cases():
     rng = np.random.default_rng(29)
     f32 = np.float32
@@ -119,6 +158,8 @@ def cases():
         stft_case("stft_hann", signal, 10, window=hann),
         stft_case("stft_two_sided", rng.standard_normal((1, 64, 2)).astype(f32),
                   16, window=hann, onesided=0),
+        mel_case("mel_16k", 10, 64, 16000, 20.0, 8000.0),
+        mel_case("mel_narrow", 4, 32, 8000, 300.0, 3400.0),
     ]
 
 
