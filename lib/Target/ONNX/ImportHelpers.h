@@ -221,6 +221,13 @@ FailureOr<Window> readWindow(Importer &importer, const onnx::NodeProto &node,
                              std::optional<ArrayRef<int64_t>> weightKernel,
                              bool isPool);
 
+/// Defines MaxPool's output 1, the indices, when a node reads it: the flat
+/// index (over N x C x spatial, the spatial part column-major with
+/// storage_order 1) of the first maximum of each window of `x`, through
+/// constant tables of the windows' cells, a gather and an argmax.
+LogicalResult setMaxPoolIndices(Importer &importer, const onnx::NodeProto &node,
+                                Value x, const Window &window);
+
 //===----------------------------------------------------------------------===//
 // Builders
 //===----------------------------------------------------------------------===//

@@ -186,12 +186,120 @@ mlir::graph::onnx_import::importConvTranspose(Importer &importer,
 //===----------------------------------------------------------------------===//
 
 LogicalResult
+mlir::graph::onnx_import::setMaxPoolIndices(Importer &importer,
+                                            const onnx::NodeProto &node,
+                                            Value x, const Window &window) {
+  if (!importer.isOutputUsed(node, 1))
+    return success();
+  NodeAttributes attrs(importer, node);
+  FailureOr<int64_t> storageOrder = attrs.getInt("storage_order", 0);
+  if (failed(storageOrder))
+    return failure();
+  RankedTensorType type = Importer::getType(x);
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<int64_t> spatial = shape.drop_front(2);
+  int64_t rank = spatial.size();
+  int64_t n = shape[0], c = shape[1];
+  int64_t cells = llvm::product_of(spatial);
+  int64_t outputs = llvm::product_of(window.outputSize);
+  int64_t taps = llvm::product_of(window.kernel);
+
+  // Per output position, its window's cells: where to read them in the
+  // flattened input (`cells`, past the end, for padding: a cell that can
+  // never win, placed after the real ones so that a tie among real cells
+  // goes to the first of them, as ONNX's first maximum does), and the index
+  // each reports (row-major, or column-major with storage_order 1).
+  SmallVector<double> read(outputs * taps), report(outputs * taps);
+  SmallVector<int64_t> out(rank), tap(rank);
+  for (int64_t o = 0; o < outputs; ++o) {
+    for (int64_t d = rank - 1, rest = o; d >= 0; --d) {
+      out[d] = rest % window.outputSize[d];
+      rest /= window.outputSize[d];
+    }
+    SmallVector<std::pair<double, double>> real, padding;
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t d = rank - 1, rest = t; d >= 0; --d) {
+        tap[d] = rest % window.kernel[d];
+        rest /= window.kernel[d];
+      }
+      int64_t rowMajor = 0, columnMajor = 0, stride = 1;
+      bool inside = true;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t at = out[d] * window.strides[d] - window.padding[d] +
+                     tap[d] * window.dilations[d];
+        inside &= at >= 0 && at < spatial[d];
+        rowMajor = rowMajor * spatial[d] + at;
+        columnMajor += at * stride;
+        stride *= spatial[d];
+      }
+      if (inside)
+        real.push_back(
+            {double(rowMajor), double(*storageOrder ? columnMajor : rowMajor)});
+      else
+        padding.push_back({double(cells), 0.0});
+    }
+    real.append(padding.begin(), padding.end());
+    for (auto [t, entry] : llvm::enumerate(real)) {
+      read[o * taps + t] = entry.first;
+      report[o * taps + t] = entry.second;
+    }
+  }
+
+  // The windows' cells side by side, with the padding cell at the end of
+  // each row: [N, C, outputs, taps].
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  Type element = type.getElementType();
+  Type i64 = b.getI64Type();
+  Value flat = createReshape(importer, node, x, {n, c, cells});
+  double lowest = isa<FloatType>(element)
+                      ? -std::numeric_limits<double>::infinity()
+                      : double(std::numeric_limits<int64_t>::min());
+  if (auto integer = dyn_cast<IntegerType>(element))
+    lowest = integer.isUnsigned()
+                 ? 0.0
+                 : -std::ldexp(1.0, int(integer.getWidth()) - 1);
+  Value pad = createSplat(importer, node, {n, c, 1}, element, lowest);
+  flat = ConcatOp::create(b, loc,
+                          importer.getTensorType({n, c, cells + 1}, element),
+                          ValueRange{flat, pad}, b.getI64IntegerAttr(2));
+  Value readTable =
+      createConstantOf(importer, node, {outputs, taps}, i64, read);
+  Value patches = GatherOp::create(
+      b, loc, importer.getTensorType({n, c, outputs, taps}, element), flat,
+      readTable, b.getI64IntegerAttr(2));
+  Value best = ArgMaxOp::create(
+      b, loc, importer.getTensorType({n, c, outputs, 1}, i64), patches,
+      b.getI64IntegerAttr(3), b.getUnitAttr(), UnitAttr());
+
+  // The index it reports, plus the offset of its image and channel.
+  SmallVector<double> rowStarts, offsets;
+  for (int64_t o = 0; o < outputs; ++o)
+    rowStarts.push_back(double(o * taps));
+  for (int64_t i = 0; i < n * c; ++i)
+    offsets.push_back(double(i * cells));
+  Value position = createBinary<AddOp>(
+      importer, node, best,
+      createConstantOf(importer, node, {outputs, 1}, i64, rowStarts));
+  Value reportTable =
+      createConstantOf(importer, node, {outputs * taps}, i64, report);
+  Value reported =
+      GatherOp::create(b, loc, importer.getTensorType({n, c, outputs, 1}, i64),
+                       reportTable, position, b.getI64IntegerAttr(0));
+  Value indices = createBinary<AddOp>(
+      importer, node, reported,
+      createConstantOf(importer, node, {n, c, 1, 1}, i64, offsets));
+  SmallVector<int64_t> outShape{n, c};
+  outShape.append(window.outputSize.begin(), window.outputSize.end());
+  return importer.setOutput(node, 1,
+                            createReshape(importer, node, indices, outShape));
+}
+
+LogicalResult
 mlir::graph::onnx_import::importPoolND(Importer &importer,
                                        const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
   bool isMax = node.op_type() == "MaxPool";
-  if (isMax && failed(checkOnlyFirstOutputUsed(importer, node, "the indices")))
-    return failure();
   FailureOr<int64_t> countIncludePad = attrs.getInt("count_include_pad", 0);
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(countIncludePad) || failed(x))
@@ -230,7 +338,9 @@ mlir::graph::onnx_import::importPoolND(Importer &importer,
                                     b.getDenseI64ArrayAttr(window->dilations),
                                     *countIncludePad ? b.getUnitAttr()
                                                      : UnitAttr()));
-  return importer.setOutput(node, 0, result);
+  if (failed(importer.setOutput(node, 0, result)))
+    return failure();
+  return isMax ? setMaxPoolIndices(importer, node, *x, *window) : success();
 }
 
 //===----------------------------------------------------------------------===//

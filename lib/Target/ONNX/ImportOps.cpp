@@ -402,9 +402,6 @@ static LogicalResult importGemm(Importer &importer,
 static LogicalResult importMaxPool(Importer &importer,
                                    const onnx::NodeProto &node) {
   NodeAttributes attrs(importer, node);
-  // storage_order only lays out the Indices output, which is refused here.
-  if (failed(checkOnlyFirstOutputUsed(importer, node, "the indices")))
-    return failure();
   FailureOr<Value> x = importer.getInput(node, 0);
   if (failed(x))
     return failure();
@@ -430,7 +427,9 @@ static LogicalResult importMaxPool(Importer &importer,
       *x, b.getDenseI64ArrayAttr(window->kernel),
       b.getDenseI64ArrayAttr(window->strides),
       b.getDenseI64ArrayAttr(window->padding));
-  return importer.setOutput(node, 0, result);
+  if (failed(importer.setOutput(node, 0, result)))
+    return failure();
+  return setMaxPoolIndices(importer, node, *x, *window);
 }
 
 static LogicalResult importAveragePool(Importer &importer,
