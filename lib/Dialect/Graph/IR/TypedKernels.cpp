@@ -44,6 +44,9 @@ static std::optional<double> sourceCoordinate(int64_t x, int64_t in,
     return outWidth == 1 ? 0.0 : double(x) * double(in - 1) / (outWidth - 1);
   if (coordinateMode == "asymmetric")
     return double(x) / scale;
+  // TensorFlow 1's nearest-neighbour resize: the centers, unshifted.
+  if (coordinateMode == "tf_half_pixel_for_nn")
+    return (double(x) + 0.5) / scale;
   if (coordinateMode == "half_pixel_symmetric") {
     double adjustment = double(std::floor(outWidth)) / outWidth;
     double center = double(in) / 2;

@@ -107,7 +107,8 @@ def Graph_ResizeOp : Graph_ComputeOp<"resize"> {
     interpolated independently. For output index `o` of a dimension with
     input size `I`, output size `O` and scale `s`, the source coordinate is
     given by `coordinate_transformation_mode` (half_pixel,
-    pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric).
+    pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric,
+    tf_half_pixel_for_nn).
     `mode` "nearest" takes the input element at that coordinate rounded by
     `nearest_mode` (round_prefer_floor, round_prefer_ceil, floor, ceil) and
     clamped; "linear" interpolates between the two neighbours, "cubic"
