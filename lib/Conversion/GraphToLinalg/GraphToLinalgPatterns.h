@@ -162,6 +162,12 @@ Value createTypedElementwise(OpBuilder &b, Location loc,
                              ArrayRef<AffineMap> inputMaps,
                              ScalarBodyBuilderFn body);
 
+/// `for (i = from; i < to; ++i)` carrying `state` (an scf.for of step 1):
+/// `body` builds one iteration and gives the next state; the final state.
+ResultRange buildCountedLoop(
+    OpBuilder &b, Location loc, Value from, Value to, ValueRange state,
+    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body);
+
 /// `linalg.fill` of a fresh tensor of `storageType` with the scalar `value`.
 Value createFilledTensorWith(OpBuilder &b, Location loc,
                              RankedTensorType storageType, Value value);

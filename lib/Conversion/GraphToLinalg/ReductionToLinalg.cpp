@@ -735,12 +735,7 @@ struct DetToLoops : OpConversionPattern<DetOp> {
         [&](OpBuilder &b, Value from, Value to, ValueRange state,
             function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
                 body) {
-          return scf::ForOp::create(
-                     b, loc, from, to, one, state,
-                     [&](OpBuilder &b, Location, Value i, ValueRange s) {
-                       scf::YieldOp::create(b, loc, body(b, i, s));
-                     })
-              .getResults();
+          return buildCountedLoop(b, loc, from, to, state, body);
         };
     // if (cond) then else, both giving values of `types`.
     auto branch = [&](OpBuilder &b, Value cond, TypeRange types,

@@ -521,12 +521,7 @@ struct UniqueToLoops : OpConversionPattern<UniqueOp> {
         [&](OpBuilder &b, Value from, Value to, ValueRange state,
             function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
                 body) {
-          return scf::ForOp::create(
-                     b, loc, from, to, one, state,
-                     [&](OpBuilder &b, Location, Value i, ValueRange s) {
-                       scf::YieldOp::create(b, loc, body(b, i, s));
-                     })
-              .getResults();
+          return buildCountedLoop(b, loc, from, to, state, body);
         };
     auto element = [&](OpBuilder &b, Value i, Value j) {
       return loadScalar(b, loc,

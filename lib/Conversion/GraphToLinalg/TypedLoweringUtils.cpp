@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -152,6 +153,19 @@ Value mlir::graph::createTypedElementwise(OpBuilder &b, Location loc,
         Value result = body(nested, nestedLoc, computed);
         return storeScalar(nested, nestedLoc, result, resultType);
       });
+}
+
+ResultRange mlir::graph::buildCountedLoop(
+    OpBuilder &b, Location loc, Value from, Value to, ValueRange state,
+    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  return scf::ForOp::create(b, loc, from, to, one, state,
+                            [&](OpBuilder &nested, Location nestedLoc, Value i,
+                                ValueRange current) {
+                              scf::YieldOp::create(nested, nestedLoc,
+                                                   body(nested, i, current));
+                            })
+      .getResults();
 }
 
 Value mlir::graph::createFilledTensorWith(OpBuilder &b, Location loc,

@@ -86,11 +86,11 @@ static bool isScalarOf(Value value, Type elementType) {
 }
 
 namespace {
-/// The body of a loop being built: a block of its own until the op takes
-/// it.
-struct LoopBody {
-  LoopBody() : block(new Block) {}
-  ~LoopBody() {
+/// A block that no region holds yet, freed with its ops unless released.
+struct OwnedBlock {
+  OwnedBlock() : block(new Block) {}
+  OwnedBlock(const OwnedBlock &) = delete;
+  ~OwnedBlock() {
     if (!block)
       return;
     block->dropAllReferences();
@@ -100,6 +100,10 @@ struct LoopBody {
 
   Block *block;
 };
+
+/// The body of a loop being built: a block of its own until the op takes
+/// it.
+struct LoopBody : OwnedBlock {};
 
 /// What a graph.loop built for a node computes.
 struct BuiltLoop {
@@ -255,6 +259,35 @@ static LogicalResult setLoopOutputs(Importer &importer,
   return success();
 }
 
+/// The inputs of `node` from `first` on, or failure (reported).
+static FailureOr<SmallVector<Value>>
+getInputs(Importer &importer, const onnx::NodeProto &node, int first) {
+  SmallVector<Value> inputs;
+  for (int i = first; i < node.input_size(); ++i) {
+    FailureOr<Value> input = importer.getInput(node, i);
+    if (failed(input))
+      return failure();
+    inputs.push_back(*input);
+  }
+  return inputs;
+}
+
+/// Input `index` of `node`, a tensor of one element of `elementType`, as a
+/// tensor of rank 0; failure (reported, naming it `what`) otherwise.
+static FailureOr<Value> getScalarInput(Importer &importer,
+                                       const onnx::NodeProto &node, int index,
+                                       Type elementType, StringRef what) {
+  FailureOr<Value> input = importer.getInput(node, index);
+  if (failed(input))
+    return failure();
+  if (!isScalarOf(*input, elementType))
+    return importer.nodeError(
+        node, what + " must be " +
+                  getElementTypeName(getONNXElementType(elementType)) +
+                  " of one element, but it is " + describe(*input));
+  return createReshape(importer, node, *input, {});
+}
+
 static LogicalResult importLoop(Importer &importer,
                                 const onnx::NodeProto &node) {
   const onnx::GraphProto *body = getBranch(importer, node, "body");
@@ -287,14 +320,11 @@ static LogicalResult importLoop(Importer &importer,
         return importer.nodeError(node, "the trip count must be one integer");
       maxTrips = m->getInts()[0];
     } else {
-      FailureOr<Value> count = importer.getInput(node, 0);
+      FailureOr<Value> count =
+          getScalarInput(importer, node, 0, i64, "the trip count");
       if (failed(count))
         return failure();
-      if (!isScalarOf(*count, i64))
-        return importer.nodeError(node, "the trip count must be an INT64 of "
-                                        "one element, but it is " +
-                                            describe(*count));
-      maxTripCount = createReshape(importer, node, *count, {});
+      maxTripCount = *count;
     }
   } else {
     maxTrips = std::numeric_limits<int64_t>::max();
@@ -305,29 +335,16 @@ static LogicalResult importLoop(Importer &importer,
     return importer.nodeError(node, "its scan outputs need a trip count, "
                                     "their size; it has none");
 
-  Value cond;
-  if (!Importer::hasInput(node, 1)) {
-    cond = createBool(importer, node, true);
-  } else {
-    FailureOr<Value> c = importer.getInput(node, 1);
-    if (failed(c))
-      return failure();
-    if (!isScalarOf(*c, i1))
-      return importer.nodeError(node, "the condition must be a BOOL of one "
-                                      "element, but it is " +
-                                          describe(*c));
-    cond = createReshape(importer, node, *c, {});
-  }
-  SmallVector<Value> inits;
-  for (int i = 0; i < numCarried; ++i) {
-    FailureOr<Value> init = importer.getInput(node, 2 + i);
-    if (failed(init))
-      return failure();
-    inits.push_back(*init);
-  }
+  FailureOr<Value> cond =
+      Importer::hasInput(node, 1)
+          ? getScalarInput(importer, node, 1, i1, "the condition")
+          : FailureOr<Value>(createBool(importer, node, true));
+  FailureOr<SmallVector<Value>> inits = getInputs(importer, node, 2);
+  if (failed(cond) || failed(inits))
+    return failure();
 
   FailureOr<BuiltLoop> loop =
-      buildLoop(importer, node, maxTripCount, maxTrips, cond, inits,
+      buildLoop(importer, node, maxTripCount, maxTrips, *cond, *inits,
                 "subgraph '" + body->name() + "'", [&](Block &block) {
                   return importLoopBody(importer, node, *body, block);
                 });
@@ -339,20 +356,10 @@ static LogicalResult importLoop(Importer &importer,
 /// `value` with dimension 0 moved to `axis` (Scan's scan_output_axes).
 static Value moveLeadingDim(Importer &importer, const onnx::NodeProto &node,
                             Value value, int64_t axis) {
-  if (axis == 0)
-    return value;
-  RankedTensorType type = Importer::getType(value);
-  SmallVector<int64_t> perm, shape;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    int64_t from = d < axis ? d + 1 : d == axis ? 0 : d;
-    perm.push_back(from);
-    shape.push_back(type.getDimSize(from));
-  }
-  OpBuilder &b = importer.getBuilder();
-  return TransposeOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(shape, type.getElementType()), value,
-      b.getDenseI64ArrayAttr(perm));
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < Importer::getType(value).getRank(); ++d)
+    perm.push_back(d < axis ? d + 1 : d == axis ? 0 : d);
+  return createTranspose(importer, node, value, perm);
 }
 
 /// `value` reversed along dimension 0.
@@ -423,19 +430,6 @@ buildScan(Importer &importer, const onnx::NodeProto &node,
                                            readRows,
                                            /*yieldsCondition=*/false);
                    });
-}
-
-/// The inputs of `node` from `first` on, or failure (reported).
-static FailureOr<SmallVector<Value>>
-getInputs(Importer &importer, const onnx::NodeProto &node, int first) {
-  SmallVector<Value> inputs;
-  for (int i = first; i < node.input_size(); ++i) {
-    FailureOr<Value> input = importer.getInput(node, i);
-    if (failed(input))
-      return failure();
-    inputs.push_back(*input);
-  }
-  return inputs;
 }
 
 /// ONNX Scan from opset 9 on: buildScan, then the scan outputs reversed and
@@ -691,21 +685,10 @@ LogicalResult Importer::importBranchInPlace(const onnx::NodeProto &node,
 
 namespace {
 /// A branch of an If imported into a block of its own, and what it yields.
-struct ImportedBranch {
-  ImportedBranch() : block(new Block) {}
-  ~ImportedBranch() {
-    if (!block)
-      return;
-    block->dropAllReferences();
-    delete block;
-  }
+struct ImportedBranch : OwnedBlock {
   /// Gives the block to a region, which owns it from then on.
-  void moveInto(Region &region) {
-    region.push_back(block);
-    block = nullptr;
-  }
+  void moveInto(Region &region) { region.push_back(release()); }
 
-  Block *block;
   SmallVector<Value> values;
   SmallVector<std::optional<Importer::RunTimeExtent>> extents;
 };

@@ -320,6 +320,23 @@ FailureOr<Window> mlir::graph::onnx_import::readWindow(
 // Builders
 //===----------------------------------------------------------------------===//
 
+Value mlir::graph::onnx_import::createTranspose(Importer &importer,
+                                                const onnx::NodeProto &node,
+                                                Value x,
+                                                ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return x;
+  RankedTensorType type = Importer::getType(x);
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(type.getDimSize(d));
+  OpBuilder &b = importer.getBuilder();
+  return TransposeOp::create(
+      b, importer.getLoc(node),
+      importer.getTensorType(shape, type.getElementType()), x,
+      b.getDenseI64ArrayAttr(perm));
+}
+
 Value mlir::graph::onnx_import::createReshape(Importer &importer,
                                               const onnx::NodeProto &node,
                                               Value x,

@@ -232,6 +232,10 @@ LogicalResult setMaxPoolIndices(Importer &importer, const onnx::NodeProto &node,
 // Builders
 //===----------------------------------------------------------------------===//
 
+/// `x` transposed by `perm` (x itself for the identity).
+Value createTranspose(Importer &importer, const onnx::NodeProto &node, Value x,
+                      ArrayRef<int64_t> perm);
+
 /// `x` reshaped to `shape` (x itself when it already has it).
 Value createReshape(Importer &importer, const onnx::NodeProto &node, Value x,
                     ArrayRef<int64_t> shape);

@@ -480,19 +480,9 @@ static LogicalResult importUnique(Importer &importer,
   }
   OpBuilder &b = importer.getBuilder();
   Location loc = importer.getLoc(node);
-  auto transposed = [&](Value v, ArrayRef<int64_t> order) {
-    RankedTensorType t = Importer::getType(v);
-    SmallVector<int64_t> out;
-    for (int64_t d : order)
-      out.push_back(t.getDimSize(d));
-    return TransposeOp::create(b, loc,
-                               importer.getTensorType(out, t.getElementType()),
-                               v, b.getDenseI64ArrayAttr(order))
-        .getResult();
-  };
   Value rows = x;
-  if (axis && *axis != 0)
-    rows = transposed(rows, perm);
+  if (axis)
+    rows = createTranspose(importer, node, rows, perm);
   rows = createReshape(importer, node, rows, {n, m});
   RankedTensorType indexType = importer.getTensorType({n}, b.getI64Type());
   auto op = UniqueOp::create(
@@ -504,12 +494,10 @@ static LogicalResult importUnique(Importer &importer,
   int64_t dim = 0;
   if (axis) {
     values = createReshape(importer, node, values, moved);
-    if (*axis != 0) {
-      SmallVector<int64_t> inverse(perm.size());
-      for (auto [i, d] : llvm::enumerate(perm))
-        inverse[d] = i;
-      values = transposed(values, inverse);
-    }
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, d] : llvm::enumerate(perm))
+      inverse[d] = i;
+    values = createTranspose(importer, node, values, inverse);
     dim = *axis;
   } else {
     values = createReshape(importer, node, values, {n});

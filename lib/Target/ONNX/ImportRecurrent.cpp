@@ -39,19 +39,6 @@ static std::optional<ActivationKind> parseOnnxActivation(StringRef name) {
       .Default(std::nullopt);
 }
 
-static Value transposed(Importer &importer, const onnx::NodeProto &node,
-                        Value value, ArrayRef<int64_t> perm) {
-  RankedTensorType type = Importer::getType(value);
-  SmallVector<int64_t> shape;
-  for (int64_t dim : perm)
-    shape.push_back(type.getDimSize(dim));
-  OpBuilder &b = importer.getBuilder();
-  return TransposeOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(shape, type.getElementType()), value,
-      b.getDenseI64ArrayAttr(perm));
-}
-
 LogicalResult
 mlir::graph::onnx_import::importRecurrent(Importer &importer,
                                           const onnx::NodeProto &node) {
@@ -115,10 +102,11 @@ mlir::graph::onnx_import::importRecurrent(Importer &importer,
 
   // Batch first: X [B, S, I] and the states [B, D, H] in, time first.
   if (*layout == 1) {
-    inputs[0] = transposed(importer, node, inputs[0], {1, 0, 2});
+    inputs[0] = createTranspose(importer, node, inputs[0], {1, 0, 2});
     for (int index : {5, 6})
       if (index < int(inputs.size()) && inputs[index])
-        inputs[index] = transposed(importer, node, inputs[index], {1, 0, 2});
+        inputs[index] =
+            createTranspose(importer, node, inputs[index], {1, 0, 2});
   }
 
   // Activations: given for one direction or all; alpha and beta consumed in
@@ -210,9 +198,9 @@ mlir::graph::onnx_import::importRecurrent(Importer &importer,
     Value result = op->getResult(index);
     // Batch first out: Y [B, S, D, H], the states [B, D, H].
     if (*layout == 1)
-      result = transposed(importer, node, result,
-                          index == 0 ? ArrayRef<int64_t>{2, 0, 1, 3}
-                                     : ArrayRef<int64_t>{1, 0, 2});
+      result = createTranspose(importer, node, result,
+                               index == 0 ? ArrayRef<int64_t>{2, 0, 1, 3}
+                                          : ArrayRef<int64_t>{1, 0, 2});
     if (failed(importer.setOutput(node, index, result)))
       return failure();
   }

@@ -23,22 +23,6 @@ using namespace mlir;
 using namespace mlir::graph;
 using namespace mlir::graph::onnx_import;
 
-/// `value` transposed by `perm`.
-static Value transposed(Importer &importer, const onnx::NodeProto &node,
-                        Value value, ArrayRef<int64_t> perm) {
-  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
-    return value;
-  RankedTensorType type = Importer::getType(value);
-  SmallVector<int64_t> shape;
-  for (int64_t d : perm)
-    shape.push_back(type.getDimSize(d));
-  OpBuilder &b = importer.getBuilder();
-  return TransposeOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(shape, type.getElementType()), value,
-      b.getDenseI64ArrayAttr(perm));
-}
-
 /// rows [R, N] times matrix [N, K].
 static Value multiply(Importer &importer, const onnx::NodeProto &node,
                       Value rows, Value matrix) {
@@ -98,7 +82,7 @@ static FailureOr<Value> buildDFT(Importer &importer,
     sizes.back() = 1;
     Value v = createSlice(importer, node, x, starts, steps, sizes);
     v = createReshape(importer, node, v, shape.drop_back());
-    v = transposed(importer, node, v, perm);
+    v = createTranspose(importer, node, v, perm);
     v = createReshape(importer, node, v, {rows, signal});
     // Cut or pad with zeros to the DFT's length.
     if (signal > length)
@@ -159,7 +143,7 @@ static FailureOr<Value> buildDFT(Importer &importer,
   for (auto [i, d] : llvm::enumerate(perm))
     back[d] = i;
   back[rank - 1] = rank - 1;
-  return transposed(importer, node, out, back);
+  return createTranspose(importer, node, out, back);
 }
 
 /// A scalar integer input known at import, or failure (reported).
