@@ -7,8 +7,9 @@ encoder and a MobileNetV3-Small (squeeze-excitation, HardSwish) built in
 bench/export_models.py (with --models also the torchvision ResNet-50,
 DenseNet-121, Inception-v3 at 299x299, EfficientNet-B0 and ConvNeXt-Tiny, and
 the transformers ViT-B/16, a BERT-base-sized encoder and a GPT-2-small-sized
-decoder, the text models at opset 13 and 17, and 2-layer LSTM and
-bidirectional GRU encoders of width 256 over 100 steps),
+decoder, the text models at opset 13 and 17, 2-layer LSTM and
+bidirectional GRU encoders of width 256 over 100 steps, and scripted_loop, a
+torch.jit.script model whose while loop and If the data decides),
 then times each model, one runtime after the other, each in its own process,
 at each thread count of --threads (default 1,all): at 1 thread pinned to one
 core (taskset -c 0, or --cpu), at T threads to the first T cores this process
@@ -42,7 +43,7 @@ Usage: bench/peers.py [--setup | --setup-only] [--build DIR] [--runs N] [--warmu
                                 resnet50,densenet121,inception_v3,efficientnet_b0,
                                 convnext_tiny,vit_b_16,bert_encoder,
                                 bert_encoder_opset17,gpt2_decoder,gpt2_decoder_opset17,
-                                lstm,gru]
+                                lstm,gru,scripted_loop]
                       [--work DIR]
                       [--no-ours] [--no-torch] [--conv-profile [MODEL]]
                       [--stage-profile [MODEL]]
@@ -74,7 +75,9 @@ TRANSFORMER_MODELS = ("vit_b_16", "bert_encoder", "bert_encoder_opset17", "gpt2_
                       "gpt2_decoder_opset17")
 # The recurrent encoders of the issue "The model classes still refused".
 RECURRENT_MODELS = ("lstm", "gru")
-MODELS = DEFAULT_MODELS + LARGE_MODELS + TRANSFORMER_MODELS + RECURRENT_MODELS
+CONTROL_FLOW_MODELS = ("scripted_loop",)
+MODELS = (DEFAULT_MODELS + LARGE_MODELS + TRANSFORMER_MODELS + RECURRENT_MODELS +
+          CONTROL_FLOW_MODELS)
 # The models the TARGET_RATIO applies to.
 TARGET_MODELS = ("resnet18", "mobilenet_v2")
 TOLERANCE = 1e-4       # max |ours - ORT-all|; for LARGE_MODELS and TRANSFORMER_MODELS,
