@@ -357,6 +357,28 @@ def write_models(directory):
                                  body=rows)],
                [("go", T.BOOL, []), ("v0", T.FLOAT, [1])],
                [("v", T.FLOAT), ("vs", T.FLOAT)]))
+    save("body_inputs",
+         model([helper.make_node("Loop", ["three", "", "v0"], ["v"],
+                                 body=graph([
+                                     helper.make_node("Identity", ["v0"],
+                                                      ["v_out"]),
+                                 ], "short", [("i", T.INT64, [])],
+                                     [("cond_out", T.BOOL),
+                                      ("v_out", T.FLOAT)]))],
+               [("v0", T.FLOAT, [1])], [("v", T.FLOAT)],
+               [tensor("three", np.array(3, np.int64))]))
+    save("scan_lengths",
+         model([helper.make_node("Scan", ["s0", "a", "b"], ["s"],
+                                 body=graph([
+                                     helper.make_node("Add", ["s", "r"],
+                                                      ["t"]),
+                                 ], "sum3", [("s", T.FLOAT, [2]),
+                                             ("r", T.FLOAT, [2]),
+                                             ("q", T.FLOAT, [2])],
+                                     [("t", T.FLOAT)]),
+                                 num_scan_inputs=2)],
+               [("s0", T.FLOAT, [2]), ("a", T.FLOAT, [3, 2]),
+                ("b", T.FLOAT, [4, 2])], [("s", T.FLOAT)], opset=16))
     return 0
 
 
