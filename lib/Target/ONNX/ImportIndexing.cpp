@@ -374,11 +374,8 @@ mlir::graph::onnx_import::importCompress(Importer &importer,
   FailureOr<Value> data = importer.getInput(node, 0);
   if (failed(data))
     return failure();
-  const ConstantTensor *condition = importer.getConstantInput(node, 1);
-  if (!condition)
-    return importer.nodeError(node, "the condition is not a constant, which "
-                                    "is not supported (the output's shape "
-                                    "depends on it)");
+  const ConstantTensor *condition =
+      importer.getConstantInput(node, 1, /*decidesShapes=*/false);
   Value x = *data;
   int64_t axis = 0;
   if (attrs.has("axis")) {
@@ -394,22 +391,52 @@ mlir::graph::onnx_import::importCompress(Importer &importer,
     x = createReshape(importer, node, x,
                       {Importer::getType(x).getNumElements()});
   }
+  OpBuilder &b = importer.getBuilder();
+  Location loc = importer.getLoc(node);
+  RankedTensorType type = Importer::getType(x);
+  int64_t dim = type.getDimSize(axis);
+  if (!condition) {
+    // A condition only a run decides: the slices at its nonzero positions,
+    // as many as a run finds (NonZero's indices, then a Gather).
+    FailureOr<Value> cond = importer.getInput(node, 1);
+    if (failed(cond))
+      return failure();
+    RankedTensorType condType = Importer::getType(*cond);
+    if (condType.getRank() != 1 || !condType.getElementType().isInteger(1))
+      return importer.nodeError(node, "the condition must be a 1-D BOOL "
+                                      "tensor");
+    int64_t length = condType.getDimSize(0);
+    if (length > dim)
+      return importer.nodeError(node, "the condition has " + Twine(length) +
+                                          " elements, more than the " +
+                                          Twine(dim) + " slices along axis " +
+                                          Twine(axis));
+    auto nonzero = NonZeroOp::create(
+        b, loc, importer.getTensorType({1, length}, b.getI64Type()),
+        importer.getTensorType({}, b.getI64Type()), *cond);
+    Value indices =
+        createReshape(importer, node, nonzero.getIndices(), {length});
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = length;
+    Value result = GatherOp::create(
+        b, loc, importer.getTensorType(shape, type.getElementType()), x,
+        indices, b.getI64IntegerAttr(axis));
+    return importer.setRunTimeSizeOutput(node, 0, result, axis,
+                                         nonzero.getCount());
+  }
   SmallVector<int64_t> selected;
   SmallVector<int64_t> flags = condition->getInts();
-  int64_t dim = Importer::getType(x).getDimSize(axis);
   for (int64_t i = 0; i < std::min<int64_t>(dim, flags.size()); ++i)
     if (flags[i])
       selected.push_back(i);
-  OpBuilder &b = importer.getBuilder();
   SmallVector<double> positions(selected.begin(), selected.end());
   Value indices = createConstantOf(importer, node, {int64_t(selected.size())},
                                    b.getI64Type(), positions);
-  SmallVector<int64_t> shape(Importer::getType(x).getShape());
+  SmallVector<int64_t> shape(type.getShape());
   shape[axis] = selected.size();
   Value result = GatherOp::create(
-      b, importer.getLoc(node),
-      importer.getTensorType(shape, Importer::getType(x).getElementType()), x,
-      indices, b.getI64IntegerAttr(axis));
+      b, loc, importer.getTensorType(shape, type.getElementType()), x, indices,
+      b.getI64IntegerAttr(axis));
   return importer.setOutput(node, 0, result);
 }
 

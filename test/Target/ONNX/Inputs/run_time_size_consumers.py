@@ -342,6 +342,38 @@ def detection_reference(boxes, scores):
             "ends": picked[[-1, 0]]}
 
 
+def compress_model():
+    """Compress of the rows whose sum is positive (a condition the data
+    decides), along axis 0 and, flattened, without an axis; a Mul and a
+    ReduceSum over the rows after it."""
+    from onnx import TensorProto as T, helper
+    nodes = [
+        helper.make_node("ReduceSum", ["x", "one"], ["sums"], keepdims=0),
+        helper.make_node("Greater", ["sums", "zero"], ["positive"]),
+        helper.make_node("Compress", ["x", "positive"], ["rows"], axis=0),
+        helper.make_node("Mul", ["rows", "two"], ["doubled"]),
+        helper.make_node("ReduceSum", ["rows", "zero_axis"], ["column_sums"],
+                         keepdims=0),
+        helper.make_node("Greater", ["x", "zero"], ["cells"]),
+        helper.make_node("Reshape", ["cells", "flat"], ["flat_cells"]),
+        helper.make_node("Compress", ["x", "flat_cells"], ["selected"]),
+    ]
+    outputs = [("rows", T.FLOAT), ("doubled", T.FLOAT),
+               ("column_sums", T.FLOAT), ("selected", T.FLOAT)]
+    return model(nodes, [("x", T.FLOAT, [4, 5])], outputs,
+                 [ints("one", [1]), ints("zero_axis", [0]),
+                  ints("flat", [20]),
+                  helper.make_tensor("zero", T.FLOAT, [], [0.0]),
+                  helper.make_tensor("two", T.FLOAT, [], [2.0])])
+
+
+def compress_reference(x):
+    rows = x[x.sum(1) > 0]
+    return {"rows": rows, "doubled": rows * F(2),
+            "column_sums": rows.astype(np.float64).sum(0).astype(F),
+            "selected": x.reshape(-1)[x.reshape(-1) > 0]}
+
+
 def cases():
     rng = np.random.default_rng(5)
     x = rng.standard_normal((4, 5)).astype(F)
@@ -380,6 +412,9 @@ def cases():
     result.append(("nms_of_candidates", candidates_model(),
                    {"boxes": boxes[0], "scores": scores[0, 0]},
                    candidates_reference(boxes[0], scores[0, 0]), exact))
+    for name, x_value in [("compress", x), ("compress_none", none)]:
+        result.append((name, compress_model(), {"x": x_value},
+                       compress_reference(x_value), near))
     result.append(("detection", detection_model(),
                    {"boxes": boxes, "scores": scores},
                    detection_reference(boxes, scores), near))
