@@ -432,28 +432,52 @@ buildScan(Importer &importer, const onnx::NodeProto &node,
                    });
 }
 
-/// ONNX Scan from opset 9 on: buildScan, then the scan outputs reversed and
-/// moved to their axes as the attributes say.
-static LogicalResult importScan(Importer &importer,
-                                const onnx::NodeProto &node) {
+namespace {
+/// What both forms of Scan start from: the body, and how many of the
+/// inputs are scan inputs and how many states (those before them).
+struct ScanNode {
+  const onnx::GraphProto *body;
+  int64_t numScanInputs;
+  int numStates;
+};
+} // namespace
+
+/// Reads Scan's body and num_scan_inputs; the states are the inputs from
+/// `first` up to the scan inputs. Failure (reported) when they do not fit.
+static FailureOr<ScanNode> readScanNode(Importer &importer,
+                                        const onnx::NodeProto &node,
+                                        NodeAttributes &attrs, int first) {
   const onnx::GraphProto *body = getBranch(importer, node, "body");
-  NodeAttributes attrs(importer, node);
   FailureOr<int64_t> numScanInputs = attrs.getInt("num_scan_inputs", -1);
   if (!body || failed(numScanInputs))
     return failure();
-  int numStates = node.input_size() - *numScanInputs;
+  int numStates = node.input_size() - first - *numScanInputs;
   if (*numScanInputs < 1 || numStates < 0)
     return importer.nodeError(node, "num_scan_inputs is " +
                                         Twine(*numScanInputs) + " for " +
                                         Twine(node.input_size()) + " inputs");
+  return ScanNode{body, *numScanInputs, numStates};
+}
+
+/// ONNX Scan from opset 9 on: buildScan, then the scan outputs reversed and
+/// moved to their axes as the attributes say.
+static LogicalResult importScan(Importer &importer,
+                                const onnx::NodeProto &node) {
+  NodeAttributes attrs(importer, node);
+  FailureOr<ScanNode> scan = readScanNode(importer, node, attrs, 0);
+  if (failed(scan))
+    return failure();
+  const onnx::GraphProto *body = scan->body;
+  int64_t numScanInputs = scan->numScanInputs;
+  int numStates = scan->numStates;
   int numScans = node.output_size() - numStates;
   if (numScans < 0)
     return importer.nodeError(node, "has fewer outputs than its " +
                                         Twine(numStates) + " states");
   FailureOr<SmallVector<int64_t>> inputAxes =
-      attrs.getInts("scan_input_axes", SmallVector<int64_t>(*numScanInputs, 0));
+      attrs.getInts("scan_input_axes", SmallVector<int64_t>(numScanInputs, 0));
   FailureOr<SmallVector<int64_t>> inputDirections = attrs.getInts(
-      "scan_input_directions", SmallVector<int64_t>(*numScanInputs, 0));
+      "scan_input_directions", SmallVector<int64_t>(numScanInputs, 0));
   FailureOr<SmallVector<int64_t>> outputAxes =
       attrs.getInts("scan_output_axes", SmallVector<int64_t>(numScans, 0));
   FailureOr<SmallVector<int64_t>> outputDirections = attrs.getInts(
@@ -462,8 +486,8 @@ static LogicalResult importScan(Importer &importer,
   if (failed(inputAxes) || failed(inputDirections) || failed(outputAxes) ||
       failed(outputDirections) || failed(inputs))
     return failure();
-  if (inputAxes->size() != static_cast<size_t>(*numScanInputs) ||
-      inputDirections->size() != static_cast<size_t>(*numScanInputs) ||
+  if (inputAxes->size() != static_cast<size_t>(numScanInputs) ||
+      inputDirections->size() != static_cast<size_t>(numScanInputs) ||
       outputAxes->size() != static_cast<size_t>(numScans) ||
       outputDirections->size() != static_cast<size_t>(numScans))
     return importer.nodeError(node, "the axes and directions must have one "
@@ -505,25 +529,22 @@ static LogicalResult importScan(Importer &importer,
 /// scan outputs of each element.
 static LogicalResult importScan8(Importer &importer,
                                  const onnx::NodeProto &node) {
-  const onnx::GraphProto *body = getBranch(importer, node, "body");
   NodeAttributes attrs(importer, node);
-  FailureOr<int64_t> numScanInputs = attrs.getInt("num_scan_inputs", -1);
-  if (!body || failed(numScanInputs))
+  FailureOr<ScanNode> scan = readScanNode(importer, node, attrs, 1);
+  if (failed(scan))
     return failure();
   if (Importer::hasInput(node, 0))
     return importer.nodeError(node, "sequence_lens (rows of different "
                                     "lengths) is not supported");
-  int numStates = node.input_size() - 1 - *numScanInputs;
-  if (*numScanInputs < 1 || numStates < 0)
-    return importer.nodeError(node, "num_scan_inputs is " +
-                                        Twine(*numScanInputs) + " for " +
-                                        Twine(node.input_size()) + " inputs");
+  const onnx::GraphProto *body = scan->body;
+  int64_t numScanInputs = scan->numScanInputs;
+  int numStates = scan->numStates;
   FailureOr<SmallVector<int64_t>> directions =
-      attrs.getInts("directions", SmallVector<int64_t>(*numScanInputs, 0));
+      attrs.getInts("directions", SmallVector<int64_t>(numScanInputs, 0));
   FailureOr<SmallVector<Value>> inputs = getInputs(importer, node, 1);
   if (failed(directions) || failed(inputs))
     return failure();
-  if (directions->size() != static_cast<size_t>(*numScanInputs))
+  if (directions->size() != static_cast<size_t>(numScanInputs))
     return importer.nodeError(node, "directions must have one entry per "
                                     "scan input");
   int64_t batch = -1;
@@ -551,7 +572,7 @@ static LogicalResult importScan8(Importer &importer,
                                  type.getElementType()),
           input, block.getArgument(0), b.getI64IntegerAttr(0)));
     }
-    SmallVector<int64_t> axes(*numScanInputs, 0);
+    SmallVector<int64_t> axes(numScanInputs, 0);
     FailureOr<BuiltLoop> inner = buildScan(
         importer, node, *body,
         ValueRange(ArrayRef<Value>(rows).take_front(numStates)),
