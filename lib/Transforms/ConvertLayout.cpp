@@ -112,6 +112,42 @@ static void convertConv(RewriterBase &rewriter, Conv2DOp conv,
   rewriter.replaceOpWithNewOp<TransposeOp>(conv, conv.getType(), nhwc, kToNCHW);
 }
 
+/// The same for a 2-D conv_integer: its filters and a per-filter zero point
+/// (F x 1 x 1 x 1, permuted with them to 1 x 1 x 1 x F) are constants, so the
+/// transposes fold.
+static void convertConvInteger(RewriterBase &rewriter, ConvIntegerOp conv,
+                               NHWCValues &nhwcValues) {
+  Location loc = conv.getLoc();
+  Value input = nhwcValues.get(rewriter, conv.getInput());
+  rewriter.setInsertionPoint(conv);
+  auto toHWCF = [&](Value value) -> Value {
+    if (cast<RankedTensorType>(value.getType()).getRank() != 4)
+      return value;
+    return rewriter.createOrFold<TransposeOp>(
+        value.getLoc(), permuteType(value.getType(), kFCHWToHWCF), value,
+        kFCHWToHWCF);
+  };
+  Value weight = toHWCF(conv.getWeight());
+  Value weightZero = toHWCF(conv.getWeightZeroPoint());
+  auto nhwc = ConvIntegerOp::create(
+      rewriter, loc, permuteType(conv.getType(), kToNHWC), input, weight,
+      conv.getInputZeroPoint(), weightZero, conv.getStridesAttr(),
+      conv.getPaddingAttr(), conv.getDilationsAttr(), conv.getGroupsAttr(),
+      LayoutAttr::get(rewriter.getContext(), Layout::NHWC));
+  nhwc->setDiscardableAttrs(conv->getDiscardableAttrDictionary());
+  rewriter.replaceOpWithNewOp<TransposeOp>(conv, conv.getType(), nhwc, kToNCHW);
+}
+
+/// Whether `op` is a 2-D NCHW convolution, float or integer.
+static bool isNCHWConv(Operation *op) {
+  if (auto conv = dyn_cast<Conv2DOp>(op))
+    return conv.getLayout() == Layout::NCHW;
+  if (auto conv = dyn_cast<ConvIntegerOp>(op))
+    return conv.getLayout() == Layout::NCHW &&
+           cast<RankedTensorType>(conv.getType()).getRank() == 4;
+  return false;
+}
+
 namespace {
 /// pool(transpose(x, NHWC to NCHW)) -> transpose(pool in NHWC (x)) for the
 /// pool that is the transpose's only user.
@@ -187,7 +223,7 @@ struct SinkTransposesThroughConcat : public OpRewritePattern<ConcatOp> {
 static bool isLayoutFlexible(Operation *op) {
   return isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ConcatOp>(
              op) ||
-         isElementwise(op);
+         isNCHWConv(op) || isElementwise(op);
 }
 
 /// The NCHW convs worth converting: those connected, through ops that run
@@ -195,8 +231,8 @@ static bool isLayoutFlexible(Operation *op) {
 /// region keeps both its layout changes whatever the pass does, and in
 /// NCHW its lowering transposes tile by tile inside the fused kernel
 /// rather than whole tensors outside it (a conv_bn_relu block).
-static SmallVector<Conv2DOp> getConvsToConvert(Operation *root,
-                                               const LiveOps &live) {
+static SmallVector<Operation *> getConvsToConvert(Operation *root,
+                                                  const LiveOps &live) {
   llvm::EquivalenceClasses<Operation *> regions;
   SmallVector<Operation *> windowOps;
   root->walk([&](Operation *op) {
@@ -205,7 +241,8 @@ static SmallVector<Conv2DOp> getConvsToConvert(Operation *root,
         live.isDead(op))
       return;
     regions.insert(op);
-    if (isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
+    if (isa<Conv2DOp, ConvIntegerOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(
+            op))
       windowOps.push_back(op);
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp();
@@ -216,13 +253,10 @@ static SmallVector<Conv2DOp> getConvsToConvert(Operation *root,
   llvm::DenseMap<Operation *, int64_t> windowOpsPerRegion;
   for (Operation *op : windowOps)
     ++windowOpsPerRegion[regions.getLeaderValue(op)];
-  SmallVector<Conv2DOp> convs;
-  for (Operation *op : windowOps) {
-    auto conv = dyn_cast<Conv2DOp>(op);
-    if (conv && conv.getLayout() == Layout::NCHW &&
-        windowOpsPerRegion[regions.getLeaderValue(op)] > 1)
-      convs.push_back(conv);
-  }
+  SmallVector<Operation *> convs;
+  for (Operation *op : windowOps)
+    if (isNCHWConv(op) && windowOpsPerRegion[regions.getLeaderValue(op)] > 1)
+      convs.push_back(op);
   return convs;
 }
 
@@ -277,12 +311,16 @@ struct GraphConvertLayoutPass
     MLIRContext *context = &getContext();
     trimFusedInterfaces(getOperation());
     LiveOps live(getOperation());
-    SmallVector<Conv2DOp> convs = getConvsToConvert(getOperation(), live);
+    SmallVector<Operation *> convs = getConvsToConvert(getOperation(), live);
     CreatedOps created(live);
     IRRewriter rewriter(context, &created);
     NHWCValues nhwcValues;
-    for (Conv2DOp conv : convs)
-      convertConv(rewriter, conv, nhwcValues);
+    for (Operation *conv : convs) {
+      if (auto integer = dyn_cast<ConvIntegerOp>(conv))
+        convertConvInteger(rewriter, integer, nhwcValues);
+      else
+        convertConv(rewriter, cast<Conv2DOp>(conv), nhwcValues);
+    }
 
     // Every pattern moves or removes a transpose: without one, done.
     if (!getOperation()

@@ -14,6 +14,7 @@
 //
 //   dequantize(matmul_integer(aq, bq, za, zb), sa * sb, 0)
 //
+// and likewise a convolution of one group with one scale per filter.
 // an exact sum of integer products, scaled once: what the target's integer
 // dot-product kernels (graph-lower-integer-matmul) compute from weights
 // packed at compile time, reading a quarter of the bytes. The rewrite runs
@@ -83,6 +84,27 @@ static std::optional<TypedTensor> readConstant(Value value) {
   return readTypedTensor(attr);
 }
 
+/// Whether the constant 8-bit values `dequantize` reads, minus their zero
+/// point (one, or one per group that `groupOf` gives an element's index),
+/// fit in `bits` signed bits: what the target's integer dot product
+/// multiplies.
+static bool centeredValuesFit(DequantizeOp dequantize, unsigned bits,
+                              function_ref<int64_t(int64_t)> groupOf) {
+  std::optional<TypedTensor> values = readConstant(dequantize.getX());
+  std::optional<TypedTensor> zero = readConstant(dequantize.getZeroPoint());
+  if (!values || !zero)
+    return false;
+  int64_t lowest = -(int64_t(1) << (bits - 1)), highest = -lowest - 1;
+  for (int64_t i = 0, e = values->getNumElements(); i < e; ++i) {
+    int64_t centered =
+        values->getInt(i) -
+        zero->getInt(zero->getNumElements() == 1 ? 0 : groupOf(i));
+    if (centered < lowest || centered > highest)
+      return false;
+  }
+  return true;
+}
+
 /// An 8-bit weight matrix dequantized with one scale and zero point per
 /// column (of the product: per row of a transposed matrix) or one in all.
 struct QuantizedWeights {
@@ -105,19 +127,30 @@ matchWeights(Value weights, bool transposed, unsigned bits) {
       !variesOnlyAlong(dequantize.getScale(), shape, columnAxis) ||
       !variesOnlyAlong(dequantize.getZeroPoint(), shape, columnAxis))
     return std::nullopt;
-  std::optional<TypedTensor> b = readConstant(dequantize.getX());
-  std::optional<TypedTensor> zero = readConstant(dequantize.getZeroPoint());
-  if (!b || !zero)
+  if (!centeredValuesFit(dequantize, bits, [&](int64_t i) {
+        return transposed ? i / shape[1] : i % shape[1];
+      }))
     return std::nullopt;
-  int64_t lowest = -(int64_t(1) << (bits - 1)), highest = -lowest - 1;
-  for (int64_t i = 0, e = b->getNumElements(); i < e; ++i) {
-    int64_t column = transposed ? i / shape[1] : i % shape[1];
-    int64_t centered =
-        b->getInt(i) - zero->getInt(zero->getNumElements() == 1 ? 0 : column);
-    if (centered < lowest || centered > highest)
-      return std::nullopt;
-  }
   return QuantizedWeights{dequantize, transposed};
+}
+
+/// Convolution filters (F x C x KH x KW) dequantized with one scale and zero
+/// point per filter or one in all, whose centered values fit in `bits`
+/// signed bits, or nothing.
+static DequantizeOp matchFilters(Value weight, unsigned bits) {
+  DequantizeOp dequantize = getInt8Dequantize(weight);
+  if (!dequantize)
+    return {};
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(dequantize.getType()).getShape();
+  if (shape.size() != 4 || !variesOnlyAlong(dequantize.getScale(), shape, 0) ||
+      !variesOnlyAlong(dequantize.getZeroPoint(), shape, 0))
+    return {};
+  int64_t perFilter = shape[1] * shape[2] * shape[3];
+  if (!centeredValuesFit(dequantize, bits,
+                         [&](int64_t i) { return i / perFilter; }))
+    return {};
+  return dequantize;
 }
 
 /// The activation: dequantized 8-bit values with one scale and zero point.
@@ -246,6 +279,78 @@ struct GemmOnIntegers : public OpRewritePattern<GemmOp> {
   unsigned weightBits;
 };
 
+/// `value` with one element, or with its size along `axis` and ones
+/// elsewhere, as a tensor of shape `shape` (that size at the place of a
+/// result dimension, ones elsewhere) to broadcast with the result; a value
+/// of one element is left as it is.
+static Value alignPerChannel(PatternRewriter &rewriter, Location loc,
+                             Value value, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getNumElements() == 1 || type.getShape() == shape)
+    return value;
+  return ReshapeOp::create(rewriter, loc, type.clone(shape), value,
+                           rewriter.getDenseI64ArrayAttr(shape));
+}
+
+/// conv2d (NCHW, one group) of dequantized 8-bit activations by dequantized
+/// constant int8 filters (a scale per filter):
+///
+///   dequantize(conv_integer(xq, wq, xz, wz), sx * sw, 0) + bias
+///
+/// graph-convert-layout makes the integer convolution NHWC with the float
+/// ones, and graph-lower-integer-matmul runs it on the integer kernels.
+/// Grouped and depthwise convolutions stay float: one integer dot product
+/// would add only a group's few channels.
+struct ConvOnIntegers : public OpRewritePattern<Conv2DOp> {
+  ConvOnIntegers(MLIRContext *context, unsigned weightBits)
+      : OpRewritePattern<Conv2DOp>(context), weightBits(weightBits) {}
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getLayout() != Layout::NCHW || op.getPackedWeight() ||
+        op.getGroups() != 1)
+      return rewriter.notifyMatchFailure(op, "not an NCHW conv of one group");
+    DequantizeOp activation = matchActivation(op.getInput());
+    DequantizeOp filters = matchFilters(op.getWeight(), weightBits);
+    if (!activation || !filters)
+      return rewriter.notifyMatchFailure(op, "not a quantized convolution");
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t f = resultType.getDimSize(1);
+    Value sums = ConvIntegerOp::create(
+        rewriter, loc, resultType.clone(rewriter.getI32Type()),
+        activation.getX(), filters.getX(), activation.getZeroPoint(),
+        filters.getZeroPoint(), op.getStridesAttr(), op.getPaddingAttr(),
+        op.getDilationsAttr(), op.getGroupsAttr(),
+        LayoutAttr::get(rewriter.getContext(), Layout::NCHW));
+    // Per filter: F x 1 x 1, along the result's channels.
+    SmallVector<int64_t> channelShape = {f, 1, 1};
+    Value filterScale =
+        alignPerChannel(rewriter, loc, filters.getScale(), channelShape);
+    auto aScaleType = cast<RankedTensorType>(activation.getScale().getType());
+    auto bScaleType = cast<RankedTensorType>(filterScale.getType());
+    SmallVector<int64_t> scaleShape;
+    (void)OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
+                                             bScaleType.getShape(), scaleShape);
+    Value scale = MulOp::create(rewriter, loc, bScaleType.clone(scaleShape),
+                                activation.getScale(), filterScale);
+    auto zeroType = RankedTensorType::get({}, rewriter.getI32Type());
+    Value zero = ConstantOp::create(
+        rewriter, loc, zeroType,
+        DenseElementsAttr::get(zeroType, rewriter.getI32IntegerAttr(0)));
+    Value result =
+        DequantizeOp::create(rewriter, loc, resultType, sums, scale, zero);
+    if (Value bias = op.getBias())
+      result =
+          AddOp::create(rewriter, loc, resultType, result,
+                        alignPerChannel(rewriter, loc, bias, channelShape));
+    replaceProduct(rewriter, op, result, activation, filters);
+    return success();
+  }
+
+  unsigned weightBits;
+};
+
 /// A reshape, flatten or transpose of values dequantized with one scale and
 /// zero point moves them as integers, dequantized after: a product reached
 /// through them (a classifier's flatten before its gemm) sees the integers.
@@ -322,9 +427,9 @@ struct GraphQDQToIntegerPass
     // weights into floats. Products only where the target has the kernels.
     if (weightBits != 0) {
       RewritePatternSet patterns(&getContext());
-      patterns.add<ProductOnIntegers<MatMulOp>,
-                   ProductOnIntegers<BatchMatMulOp>, GemmOnIntegers>(
-          &getContext(), weightBits);
+      patterns
+          .add<ProductOnIntegers<MatMulOp>, ProductOnIntegers<BatchMatMulOp>,
+               GemmOnIntegers, ConvOnIntegers>(&getContext(), weightBits);
       patterns
           .add<MoveBeforeDequantize<ReshapeOp>, MoveBeforeDequantize<FlattenOp>,
                MoveBeforeDequantize<TransposeOp>>(&getContext());

@@ -358,3 +358,43 @@ func.func @input_duplicates_kept(%x: tensor<1x8x6x4xf32>) -> (tensor<1x4x8x6xf32
   %b = graph.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x8x6x4xf32>) -> tensor<1x4x8x6xf32>
   return %a, %b : tensor<1x4x8x6xf32>, tensor<1x4x8x6xf32>
 }
+
+// -----
+
+// Integer convolutions take the layout as the float ones do: the filters
+// and their zero points per filter permuted to HWCF (1 x 1 x 1 x F) at
+// compile time, the 8-bit activations between them left NHWC (the
+// transposes move through dequantize, the bias, relu and quantize: their
+// per-channel operands are permuted with them), one transpose at the input
+// and one at the output.
+
+// CHECK-LABEL: func.func @integer_convs
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x6x6xui8>)
+// CHECK:      %[[XT:.*]] = graph.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x4x6x6xui8>) -> tensor<1x6x6x4xui8>
+// CHECK-NOT:  graph.transpose
+// CHECK-DAG:  %[[W1:.*]] = graph.constant dense<{{.*}}> : tensor<3x3x4x8xi8>
+// CHECK-DAG:  %[[Z1:.*]] = graph.constant dense<{{\[\[\[\[}}0, 1, 2, 3, 4, 5, 6, 7]]]]> : tensor<1x1x1x8xi8>
+// CHECK:      %[[C1:.*]] = graph.conv_integer %[[XT]], %[[W1]], %{{.*}}, %[[Z1]] {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x6x6x4xui8>, tensor<3x3x4x8xi8>, tensor<ui8>, tensor<1x1x1x8xi8>) -> tensor<1x6x6x8xi32>
+// CHECK:      graph.dequantize %[[C1]], {{.*}} -> tensor<1x6x6x8xf32>
+// CHECK:      %[[Q:.*]] = graph.quantize {{.*}} -> tensor<1x6x6x8xui8>
+// CHECK:      graph.conv_integer %[[Q]], {{.*}}layout = #graph<layout NHWC>{{.*}} -> tensor<1x6x6x2xi32>
+// CHECK:      %[[Y:.*]] = graph.transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x6x6x2xi32>) -> tensor<1x2x6x6xi32>
+// CHECK-NEXT: return %[[Y]]
+func.func @integer_convs(%x: tensor<1x4x6x6xui8>) -> tensor<1x2x6x6xi32> {
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w1 = graph.constant dense<3> : tensor<8x4x3x3xi8>
+  %z1 = graph.constant dense<[[[[0]]], [[[1]]], [[[2]]], [[[3]]], [[[4]]], [[[5]]], [[[6]]], [[[7]]]]> : tensor<8x1x1x1xi8>
+  %c1 = graph.conv_integer %x, %w1, %xz, %z1 {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x6x6xui8>, tensor<8x4x3x3xi8>, tensor<ui8>, tensor<8x1x1x1xi8>) -> tensor<1x8x6x6xi32>
+  %scale = graph.constant dense<0.5> : tensor<8x1x1xf32>
+  %zero = graph.constant dense<0> : tensor<i32>
+  %real = graph.dequantize %c1, %scale, %zero : (tensor<1x8x6x6xi32>, tensor<8x1x1xf32>, tensor<i32>) -> tensor<1x8x6x6xf32>
+  %bias = graph.constant dense<0.25> : tensor<8x1x1xf32>
+  %sum = graph.add %real, %bias : (tensor<1x8x6x6xf32>, tensor<8x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %relu = graph.relu %sum : tensor<1x8x6x6xf32>
+  %ys = graph.constant dense<0.1> : tensor<f32>
+  %q = graph.quantize %relu, %ys, %xz : (tensor<1x8x6x6xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x8x6x6xui8>
+  %w2 = graph.constant dense<-2> : tensor<2x8x1x1xi8>
+  %z2 = graph.constant dense<0> : tensor<i8>
+  %c2 = graph.conv_integer %q, %w2, %xz, %z2 {dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x6x6xui8>, tensor<2x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x2x6x6xi32>
+  return %c2 : tensor<1x2x6x6xi32>
+}

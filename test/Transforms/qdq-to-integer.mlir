@@ -118,6 +118,67 @@ func.func @left_alone(%x: tensor<2x3xi8>, %v: tensor<3x2xi8>) -> (tensor<2x2xf32
   return %y0, %y1, %y2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }
 
+// A convolution of one group by int8 filters with a scale per filter: the
+// integer convolution (NCHW here; graph-convert-layout chooses NHWC), its
+// sums dequantized with x_scale * w_scale along the channels (F x 1 x 1),
+// then the bias added.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME:      (%[[X:.*]]: tensor<1x4x5x5xui8>)
+// CHECK-DAG:     %[[XS:.*]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG:     %[[XZ:.*]] = graph.constant dense<128> : tensor<ui8>
+// CHECK-DAG:     %[[W:.*]] = graph.constant dense<3> : tensor<2x4x3x3xi8>
+// CHECK-DAG:     %[[WS:.*]] = graph.constant dense<{{\[\[\[\[}}2.500000e-01]]], {{\[\[\[}}1.250000e-01]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG:     %[[WZ:.*]] = graph.constant dense<0> : tensor<2x1x1x1xi8>
+// CHECK:         %[[SUMS:.*]] = graph.conv_integer %[[X]], %[[W]], %[[XZ]], %[[WZ]] {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xui8>, tensor<2x4x3x3xi8>, tensor<ui8>, tensor<2x1x1x1xi8>) -> tensor<1x2x3x3xi32>
+// CHECK:         %[[WS3:.*]] = graph.reshape %[[WS]] {shape = array<i64: 2, 1, 1>} : (tensor<2x1x1x1xf32>) -> tensor<2x1x1xf32>
+// CHECK:         %[[SCALE:.*]] = graph.mul %[[XS]], %[[WS3]] : (tensor<f32>, tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
+// CHECK:         %[[REAL:.*]] = graph.dequantize %[[SUMS]], %[[SCALE]], %{{.*}} : (tensor<1x2x3x3xi32>, tensor<2x1x1xf32>, tensor<i32>) -> tensor<1x2x3x3xf32>
+// CHECK:         %[[B:.*]] = graph.reshape %{{.*}} {shape = array<i64: 2, 1, 1>} : (tensor<2xf32>) -> tensor<2x1x1xf32>
+// CHECK:         %[[Y:.*]] = graph.add %[[REAL]], %[[B]]
+// CHECK-NOT:     graph.conv2d
+// CHECK:         return %[[Y]]
+// NONE-LABEL: func.func @conv
+// NONE:         graph.conv2d
+func.func @conv(%x: tensor<1x4x5x5xui8>) -> tensor<1x2x3x3xf32> {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<3> : tensor<2x4x3x3xi8>
+  %ws = graph.constant dense<[[[[0.25]]], [[[0.125]]]]> : tensor<2x1x1x1xf32>
+  %wz = graph.constant dense<0> : tensor<2x1x1x1xi8>
+  %b = graph.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %a = graph.dequantize %x, %xs, %xz : (tensor<1x4x5x5xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x5x5xf32>
+  %f = graph.dequantize %w, %ws, %wz : (tensor<2x4x3x3xi8>, tensor<2x1x1x1xf32>, tensor<2x1x1x1xi8>) -> tensor<2x4x3x3xf32>
+  %y = graph.conv2d %a, %f, %b {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+
+// Convolutions left float: depthwise (groups = channels: a dot product of
+// one channel), filters whose scale varies along the channels, and an NHWC
+// convolution (graph-convert-layout runs after this pass).
+// CHECK-LABEL: func.func @convs_left_alone
+// CHECK-NOT:     graph.conv_integer
+// CHECK-COUNT-3: graph.conv2d
+// CHECK-NOT:     graph.conv_integer
+func.func @convs_left_alone(%x: tensor<1x4x5x5xui8>) -> (tensor<1x4x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x3x3x2xf32>) {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %z = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.25> : tensor<f32>
+  %dw = graph.constant dense<3> : tensor<4x1x3x3xi8>
+  %w = graph.constant dense<3> : tensor<2x4x3x3xi8>
+  %hwcf = graph.constant dense<3> : tensor<3x3x4x2xi8>
+  %per_channel = graph.constant dense<[[[0.5]], [[0.25]], [[0.5]], [[0.25]]]> : tensor<4x1x1xf32>
+  %a = graph.dequantize %x, %xs, %xz : (tensor<1x4x5x5xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x5x5xf32>
+  %fdw = graph.dequantize %dw, %s, %z : (tensor<4x1x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<4x1x3x3xf32>
+  %fc = graph.dequantize %w, %per_channel, %z : (tensor<2x4x3x3xi8>, tensor<4x1x1xf32>, tensor<i8>) -> tensor<2x4x3x3xf32>
+  %fhwcf = graph.dequantize %hwcf, %s, %z : (tensor<3x3x4x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x3x4x2xf32>
+  %nhwc = graph.transpose %a {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x4x5x5xf32>) -> tensor<1x5x5x4xf32>
+  %y0 = graph.conv2d %a, %fdw {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %y1 = graph.conv2d %a, %fc {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %y2 = graph.conv2d %nhwc, %fhwcf {layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x5x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x3x3x2xf32>
+  return %y0, %y1, %y2 : tensor<1x4x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x3x3x2xf32>
+}
+
 // A quantization undone by the same scale and zero point becomes
 // graph.fake_quantize on every target, so that it can be an epilogue; the
 // quantize stays for the integer product that reads it.

@@ -1,4 +1,4 @@
-//===- LowerIntegerMatmul.cpp - int8 products on VNNI ----------*- C++ -*-===//
+//===- LowerIntegerMatmul.cpp - int8 products and convolutions -*- C++ -*-===//
 //
 // Part of the graph compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -25,6 +25,14 @@
 // vectors at a time, its accumulators in registers across K, and subtracts
 // az * colsum at the end. K past the end reads zeros; columns past N are
 // masked.
+//
+// A convolution by constant filters is the same product as an implicit
+// GEMM (ConvGeometry): row m is output pixel (n, oh, ow), K runs over the
+// kernel taps and, in each, the channels rounded up to whole words; the
+// filters are packed as that K x F matrix (zero for the rounding channels),
+// and each row reads its words in place from the input, padded once with
+// its zero point: no im2col copy. The taps' positions are computed once per
+// tap, the rows' once per block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,18 +97,16 @@ struct PackedWeights {
   int64_t quads = 0;
 };
 
-/// Packs b - bZero (b: K x N, bZero one value or one per column) for `dot`,
-/// or nothing when a centered weight does not fit its element type.
-static std::optional<PackedWeights> packWeights(const TypedTensor &b,
-                                                const TypedTensor &bZero,
-                                                const DotProduct &dot,
-                                                MLIRContext *context) {
+/// Packs the K x N matrix of centered weights `centered(row, column)` (zero
+/// for rows that only pad) for `dot`, or nothing when a centered weight does
+/// not fit its element type.
+static std::optional<PackedWeights>
+packWeights(int64_t k, int64_t n,
+            function_ref<int64_t(int64_t, int64_t)> centered,
+            const DotProduct &dot, MLIRContext *context) {
   int64_t lanes = dot.lanes, rowsPerWord = dot.rowsPerWord;
   int64_t bits = dot.getElementBits();
   int64_t lowest = -(int64_t(1) << (bits - 1)), highest = -lowest - 1;
-  ArrayRef<int64_t> shape = b.getShape();
-  int64_t k = shape[0], n = shape[1];
-  bool perColumn = bZero.getNumElements() != 1;
   PackedWeights packed;
   packed.quads = (k + rowsPerWord - 1) / rowsPerWord;
   packed.columnVectors = (n + lanes - 1) / lanes;
@@ -111,17 +117,16 @@ static std::optional<PackedWeights> packWeights(const TypedTensor &b,
   std::vector<int32_t> sums(columns, 0);
   for (int64_t row = 0; row < k; ++row) {
     for (int64_t column = 0; column < n; ++column) {
-      int64_t centered =
-          b.getInt(row * n + column) - bZero.getInt(perColumn ? column : 0);
-      if (centered < lowest || centered > highest)
+      int64_t value = centered(row, column);
+      if (value < lowest || value > highest)
         return std::nullopt;
       int64_t word =
           ((column / lanes) * packed.quads + row / rowsPerWord) * lanes +
           column % lanes;
-      uint32_t element = uint32_t(centered) & ((uint64_t(1) << bits) - 1);
+      uint32_t element = uint32_t(value) & ((uint64_t(1) << bits) - 1);
       words[word] = int32_t(uint32_t(words[word]) |
                             (element << (bits * (row % rowsPerWord))));
-      sums[column] += int32_t(centered);
+      sums[column] += int32_t(value);
     }
   }
   Type i32 = IntegerType::get(context, 32);
@@ -152,14 +157,27 @@ static VectorType getOperandType(MLIRContext *context, const DotProduct &dot) {
                          IntegerType::get(context, dot.getElementBits()));
 }
 
-class MatmulEmitter {
+/// Where the rows of an integer convolution read their words: its input
+/// padded (with the input's zero point) and in the instruction's elements,
+/// NHWC, channels rounded up to whole words. Row m of the product is output
+/// pixel (n, oh, ow); its K words are those of the channels at each kernel
+/// tap (kh, kw), at input pixel (oh * sh + kh * dh, ow * sw + kw * dw).
+struct ConvGeometry {
+  Value padded;
+  int64_t outH, outW, kernelW, strideH, strideW, dilationH, dilationW;
+  /// Kernel taps (KH x KW) and words per tap.
+  int64_t taps, quadsPerTap;
+};
+
+/// An integer product's micro-kernel on packed weights: rows of `a` (a
+/// matrix, or a convolution's output pixels) by the weights' columns.
+class ProductEmitter {
 public:
-  MatmulEmitter(OpBuilder &b, Location loc, const DotProduct &dot,
-                LLVM::LLVMFuncOp dotProduct, Value a, Value aZero, bool signedA,
-                const PackedWeights &weights, int64_t rows, int64_t k,
-                int64_t n)
-      : b(b), loc(loc), dot(dot), dotProduct(dotProduct), a(a),
-        signedA(signedA), rows(rows), k(k), n(n), quads(weights.quads),
+  ProductEmitter(OpBuilder &b, Location loc, const DotProduct &dot,
+                 LLVM::LLVMFuncOp dotProduct, Value aZero, bool signedA,
+                 const PackedWeights &weights, int64_t rows, int64_t n)
+      : b(b), loc(loc), dot(dot), dotProduct(dotProduct), signedA(signedA),
+        rows(rows), n(n), quads(weights.quads),
         columnPairs(weights.columnVectors / kColumnVectors) {
     vectorType = VectorType::get({dot.lanes}, b.getI32Type());
     operandType = getOperandType(b.getContext(), dot);
@@ -178,9 +196,84 @@ public:
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 128));
   }
 
-  /// rows x n, i32.
+  /// rows x n, i32, for the rows x K matrix `a` (i8 storage).
+  Value emitMatmul(Value a, int64_t k) {
+    rowWords = packRows(a, k);
+    return emit();
+  }
+
+  /// rows x n, i32, for the convolution `geometry` describes.
+  Value emitConv(const ConvGeometry &geometry) {
+    conv = geometry;
+    return emit();
+  }
+
+  /// `x` (i8 storage, N x H x W x C) as the words of ConvGeometry::padded:
+  /// signed values offset into u8 for vpdpbusd, widened to i16 for pmaddwd,
+  /// then padded with the zero point (so that padding adds nothing) on
+  /// `padding` ([top, left, bottom, right]) and on the channels to
+  /// `channels`.
+  Value padInput(Value x, Value aZero, ArrayRef<int64_t> padding,
+                 int64_t channels) {
+    auto type = cast<RankedTensorType>(x.getType());
+    Type element = operandType.getElementType();
+    SmallVector<Value> origin(cast<RankedTensorType>(aZero.getType()).getRank(),
+                              index(0));
+    Value zero = toInstructionElement(
+        b, loc, tensor::ExtractOp::create(b, loc, aZero, origin));
+    if (signedA || !dot.isVNNI) {
+      Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+      AffineMap identity = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+      x = linalg::GenericOp::create(
+              b, loc, TypeRange{init.getType()}, ValueRange{x},
+              ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+              SmallVector<utils::IteratorType>(4,
+                                               utils::IteratorType::parallel),
+              [&](OpBuilder &nested, Location l, ValueRange args) {
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+                linalg::YieldOp::create(b, l,
+                                        toInstructionElement(b, l, args[0]));
+              })
+              .getResult(0);
+    }
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<int64_t> low = {0, padding[0], padding[1], 0};
+    SmallVector<int64_t> high = {0, padding[2], padding[3],
+                                 channels - shape[3]};
+    if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+        llvm::all_of(high, [](int64_t v) { return v == 0; }))
+      return x;
+    SmallVector<int64_t> paddedShape(shape);
+    for (int64_t d = 0; d < 4; ++d)
+      paddedShape[d] += low[d] + high[d];
+    return tensor::PadOp::create(
+        b, loc, RankedTensorType::get(paddedShape, element), x,
+        getAsIndexOpFoldResult(b.getContext(), low),
+        getAsIndexOpFoldResult(b.getContext(), high), zero);
+  }
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// An 8-bit element of a (i8 storage) as the instruction reads it: u8
+  /// for vpdpbusd (signed values offset by 128), i16 for pmaddwd.
+  Value toInstructionElement(OpBuilder &builder, Location l, Value byte) {
+    if (dot.isVNNI)
+      return signedA ? Value(arith::XOrIOp::create(
+                           builder, l, byte,
+                           arith::ConstantIntOp::create(
+                               builder, l, builder.getI8Type(), 0x80)))
+                     : byte;
+    Type i16 = builder.getI16Type();
+    return signedA ? Value(arith::ExtSIOp::create(builder, l, i16, byte))
+                   : Value(arith::ExtUIOp::create(builder, l, i16, byte));
+  }
+
   Value emit() {
-    rowWords = packRows();
     auto type = RankedTensorType::get({rows, n}, b.getI32Type());
     Value out =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
@@ -190,11 +283,6 @@ public:
     if (tail)
       out = emitBlocks(out, blocks * dot.blockRows, tail, 1);
     return out;
-  }
-
-private:
-  Value index(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
   }
 
   /// An scf.forall over `count` blocks of `blockRows` rows from `first`.
@@ -225,22 +313,151 @@ private:
     return forall.getResult(0);
   }
 
+  /// Where each row of a block reads: its row of a (matmul), or its output
+  /// pixel's image and the input position of its first tap (conv).
+  struct RowOrigin {
+    Value row, image, inputH, inputW;
+  };
+
+  SmallVector<RowOrigin> getRowOrigins(Value row0, int64_t blockRows) {
+    SmallVector<RowOrigin> origins;
+    for (int64_t r = 0; r < blockRows; ++r) {
+      RowOrigin origin;
+      origin.row = arith::AddIOp::create(b, loc, row0, index(r));
+      if (conv) {
+        Value pixels = index(conv->outH * conv->outW);
+        origin.image = arith::DivUIOp::create(b, loc, origin.row, pixels);
+        Value pixel = arith::RemUIOp::create(b, loc, origin.row, pixels);
+        Value oh = arith::DivUIOp::create(b, loc, pixel, index(conv->outW));
+        Value ow = arith::RemUIOp::create(b, loc, pixel, index(conv->outW));
+        origin.inputH = arith::MulIOp::create(b, loc, oh, index(conv->strideH));
+        origin.inputW = arith::MulIOp::create(b, loc, ow, index(conv->strideW));
+      }
+      origins.push_back(origin);
+    }
+    return origins;
+  }
+
   /// The block's rows of the result, kColumnVectors vectors of columns at a
   /// time.
   Value emitBlock(Value tile, Value row0, int64_t blockRows) {
+    SmallVector<RowOrigin> origins = getRowOrigins(row0, blockRows);
     auto loop = scf::ForOp::create(
         b, loc, index(0), index(columnPairs), index(1), ValueRange{tile},
         [&](OpBuilder &nested, Location, Value pair, ValueRange args) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
                               nested.getInsertionPoint());
-          Value result = emitColumns(args[0], row0, blockRows, pair);
+          Value result = emitColumns(args[0], origins, pair);
           scf::YieldOp::create(b, loc, result);
         });
     return loop.getResult(0);
   }
 
-  Value emitColumns(Value tile, Value row0, int64_t blockRows, Value pair) {
+  /// One step of K for every row and vector of columns: the weight words of
+  /// `quad`, then one instruction per row and vector.
+  SmallVector<Value> emitStep(ValueRange acc, ArrayRef<Value> firstVector,
+                              Value quad,
+                              function_ref<Value(int64_t)> wordOfRow) {
+    SmallVector<Value> weights;
+    for (Value vector : firstVector)
+      weights.push_back(vector::BitCastOp::create(
+          b, loc, operandType,
+          vector::TransferReadOp::create(
+              b, loc, vectorType, words, ValueRange{vector, quad, index(0)},
+              arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+              ArrayRef<bool>{true})));
+    SmallVector<Value> next;
+    int64_t blockRows = acc.size() / kColumnVectors;
+    for (int64_t r = 0; r < blockRows; ++r) {
+      Value broadcast = vector::BitCastOp::create(
+          b, loc, operandType,
+          vector::BroadcastOp::create(b, loc, vectorType, wordOfRow(r)));
+      for (int64_t c = 0; c < kColumnVectors; ++c) {
+        Value sum = acc[r * kColumnVectors + c];
+        if (dot.isVNNI) {
+          sum = LLVM::CallOp::create(b, loc, TypeRange{vectorType},
+                                     dotProduct.getSymName(),
+                                     ValueRange{sum, broadcast, weights[c]})
+                    .getResult();
+        } else {
+          Value products =
+              LLVM::CallOp::create(b, loc, TypeRange{vectorType},
+                                   dotProduct.getSymName(),
+                                   ValueRange{broadcast, weights[c]})
+                  .getResult();
+          sum = arith::AddIOp::create(b, loc, sum, products);
+        }
+        next.push_back(sum);
+      }
+    }
+    return next;
+  }
+
+  /// An scf.for from 0 to `count` carrying `initial`, its body `body`.
+  SmallVector<Value>
+  emitLoop(int64_t count, ValueRange initial,
+           function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), index(count), index(1), initial,
+        [&](OpBuilder &nested, Location, Value iv, ValueRange acc) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          scf::YieldOp::create(b, loc, body(iv, acc));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// The sums over K of the block's rows by these columns: one loop over
+  /// K's words for a matrix; for a convolution, one over the kernel taps
+  /// and, in it, one over the words of a tap.
+  SmallVector<Value> emitSums(ArrayRef<RowOrigin> origins,
+                              ArrayRef<Value> firstVector, ValueRange initial) {
+    if (!conv)
+      return emitLoop(quads, initial, [&](Value quad, ValueRange acc) {
+        return emitStep(acc, firstVector, quad, [&](int64_t r) -> Value {
+          return tensor::ExtractOp::create(b, loc, rowWords,
+                                           ValueRange{origins[r].row, quad});
+        });
+      });
+    auto wordType =
+        VectorType::get({dot.rowsPerWord}, operandType.getElementType());
+    auto oneWord = VectorType::get({1}, b.getI32Type());
+    return emitLoop(conv->taps, initial, [&](Value tap, ValueRange acc) {
+      Value kw = arith::RemUIOp::create(b, loc, tap, index(conv->kernelW));
+      Value kh = arith::DivUIOp::create(b, loc, tap, index(conv->kernelW));
+      Value offsetH = arith::MulIOp::create(b, loc, kh, index(conv->dilationH));
+      Value offsetW = arith::MulIOp::create(b, loc, kw, index(conv->dilationW));
+      SmallVector<Value> inputH, inputW;
+      for (const RowOrigin &origin : origins) {
+        inputH.push_back(arith::AddIOp::create(b, loc, origin.inputH, offsetH));
+        inputW.push_back(arith::AddIOp::create(b, loc, origin.inputW, offsetW));
+      }
+      Value firstQuad =
+          arith::MulIOp::create(b, loc, tap, index(conv->quadsPerTap));
+      return emitLoop(
+          conv->quadsPerTap, acc, [&](Value quadOfTap, ValueRange acc) {
+            Value quad = arith::AddIOp::create(b, loc, firstQuad, quadOfTap);
+            Value channel = arith::MulIOp::create(b, loc, quadOfTap,
+                                                  index(dot.rowsPerWord));
+            return emitStep(acc, firstVector, quad, [&](int64_t r) -> Value {
+              Value elements = vector::TransferReadOp::create(
+                  b, loc, wordType, conv->padded,
+                  ValueRange{origins[r].image, inputH[r], inputW[r], channel},
+                  arith::ConstantIntOp::create(b, loc,
+                                               operandType.getElementType(), 0),
+                  ArrayRef<bool>{true});
+              return vector::ExtractOp::create(
+                  b, loc, vector::BitCastOp::create(b, loc, oneWord, elements),
+                  ArrayRef<int64_t>{0});
+            });
+          });
+    });
+  }
+
+  Value emitColumns(Value tile, ArrayRef<RowOrigin> origins, Value pair) {
+    int64_t blockRows = origins.size();
     SmallVector<Value> firstVector;
     for (int64_t c = 0; c < kColumnVectors; ++c)
       firstVector.push_back(arith::AddIOp::create(
@@ -249,50 +466,7 @@ private:
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vectorType, b.getI32IntegerAttr(0)));
     SmallVector<Value> initial(blockRows * kColumnVectors, zeros);
-    auto loop = scf::ForOp::create(
-        b, loc, index(0), index(quads), index(1), initial,
-        [&](OpBuilder &nested, Location, Value quad, ValueRange acc) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          SmallVector<Value> weights;
-          for (int64_t c = 0; c < kColumnVectors; ++c)
-            weights.push_back(vector::BitCastOp::create(
-                b, loc, operandType,
-                vector::TransferReadOp::create(
-                    b, loc, vectorType, words,
-                    ValueRange{firstVector[c], quad, index(0)},
-                    arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
-                    ArrayRef<bool>{true})));
-          SmallVector<Value> next;
-          for (int64_t r = 0; r < blockRows; ++r) {
-            Value row = arith::AddIOp::create(b, loc, row0, index(r));
-            Value word = tensor::ExtractOp::create(b, loc, rowWords,
-                                                   ValueRange{row, quad});
-            Value broadcast = vector::BitCastOp::create(
-                b, loc, operandType,
-                vector::BroadcastOp::create(b, loc, vectorType, word));
-            for (int64_t c = 0; c < kColumnVectors; ++c) {
-              Value sum = acc[r * kColumnVectors + c];
-              if (dot.isVNNI) {
-                sum =
-                    LLVM::CallOp::create(b, loc, TypeRange{vectorType},
-                                         dotProduct.getSymName(),
-                                         ValueRange{sum, broadcast, weights[c]})
-                        .getResult();
-              } else {
-                Value products =
-                    LLVM::CallOp::create(b, loc, TypeRange{vectorType},
-                                         dotProduct.getSymName(),
-                                         ValueRange{broadcast, weights[c]})
-                        .getResult();
-                sum = arith::AddIOp::create(b, loc, sum, products);
-              }
-              next.push_back(sum);
-            }
-          }
-          scf::YieldOp::create(b, loc, next);
-        });
+    SmallVector<Value> sums = emitSums(origins, firstVector, initial);
 
     // - az * colsum, then the block's rows of these columns; columns past N
     // are masked.
@@ -301,14 +475,15 @@ private:
     for (int64_t c = 0; c < kColumnVectors; ++c) {
       Value first =
           arith::MulIOp::create(b, loc, firstVector[c], index(dot.lanes));
-      Value sums = vector::TransferReadOp::create(
+      Value columnSum = vector::TransferReadOp::create(
           b, loc, vectorType, columnSums, ValueRange{first},
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
           ArrayRef<bool>{true});
-      Value correction = arith::MulIOp::create(b, loc, zeroPointSplat, sums);
+      Value correction =
+          arith::MulIOp::create(b, loc, zeroPointSplat, columnSum);
       for (int64_t r = 0; r < blockRows; ++r) {
         Value result = arith::SubIOp::create(
-            b, loc, loop.getResult(r * kColumnVectors + c), correction);
+            b, loc, sums[r * kColumnVectors + c], correction);
         tile = vector::TransferWriteOp::create(
                    b, loc, result, tile, ValueRange{index(r), first},
                    ArrayRef<bool>{n % (dot.lanes * kColumnVectors) == 0})
@@ -321,7 +496,7 @@ private:
   /// a's rows as the instruction's words, rows x quads i32, made once
   /// before the blocks read each word many times: for vpdpbusd four u8 bytes
   /// (signed ones offset by 128), for pmaddwd two i16; zeros past K.
-  Value packRows() {
+  Value packRows(Value a, int64_t k) {
     auto type = RankedTensorType::get({rows, quads}, b.getI32Type());
     Value empty =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
@@ -350,20 +525,9 @@ private:
             Value clamped = arith::MinUIOp::create(b, l, column, index(k - 1));
             Value byte =
                 tensor::ExtractOp::create(b, l, a, ValueRange{row, clamped});
-            Value element;
-            if (dot.isVNNI) {
-              if (signedA)
-                byte = arith::XOrIOp::create(
-                    b, l, byte,
-                    arith::ConstantIntOp::create(b, l, b.getI8Type(), 0x80));
-              element = arith::ExtUIOp::create(b, l, i32, byte);
-            } else {
-              Value wide = signedA ? Value(arith::ExtSIOp::create(
-                                         b, l, b.getI16Type(), byte))
-                                   : Value(arith::ExtUIOp::create(
-                                         b, l, b.getI16Type(), byte));
-              element = arith::ExtUIOp::create(b, l, i32, wide);
-            }
+            // Unsigned: the bits of the u8 (vpdpbusd) or i16 (pmaddwd).
+            Value element = arith::ExtUIOp::create(
+                b, l, i32, toInstructionElement(b, l, byte));
             element = arith::SelectOp::create(
                 b, l, inside, element,
                 arith::ConstantIntOp::create(b, l, i32, 0));
@@ -382,11 +546,11 @@ private:
   Location loc;
   const DotProduct &dot;
   LLVM::LLVMFuncOp dotProduct;
-  Value a;
   bool signedA;
-  int64_t rows, k, n, quads, columnPairs;
+  int64_t rows, n, quads, columnPairs;
   VectorType vectorType, operandType;
   Value words, columnSums, zeroPoint, rowWords;
+  std::optional<ConvGeometry> conv;
 };
 
 /// The declaration of `dot`'s intrinsic (its call is a call op, whose
@@ -424,15 +588,21 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
   // Per column: N values or one, on the last dimension.
   if (bZero->getNumElements() != 1 && bZero->getShape().back() != bShape[1])
     return;
-  std::optional<PackedWeights> packed =
-      packWeights(*bTensor, *bZero, dot, op.getContext());
+  int64_t k = bShape[0], n = bShape[1];
+  bool perColumn = bZero->getNumElements() != 1;
+  std::optional<PackedWeights> packed = packWeights(
+      k, n,
+      [&](int64_t row, int64_t column) {
+        return bTensor->getInt(row * n + column) -
+               bZero->getInt(perColumn ? column : 0);
+      },
+      dot, op.getContext());
   if (!packed)
     return;
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   ArrayRef<int64_t> aShape = aType.getShape();
-  int64_t k = aShape.back(), n = bShape[1];
   int64_t rows = aType.getNumElements() / std::max<int64_t>(k, 1);
   bool signedA = !aType.getElementType().isUnsignedInteger();
   Value a = toStorage(rewriter, loc, op.getA());
@@ -447,10 +617,10 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
   }
   Value aZero = toStorage(rewriter, loc, op.getAZeroPoint());
   Value result =
-      MatmulEmitter(rewriter, loc, dot,
-                    getDotProduct(op->getParentOfType<ModuleOp>(), dot), a,
-                    aZero, signedA, *packed, rows, k, n)
-          .emit();
+      ProductEmitter(rewriter, loc, dot,
+                     getDotProduct(op->getParentOfType<ModuleOp>(), dot), aZero,
+                     signedA, *packed, rows, n)
+          .emitMatmul(a, k);
   auto resultType = cast<RankedTensorType>(op.getType());
   if (resultType.getRank() != 2) {
     SmallVector<ReassociationIndices> groups(2);
@@ -460,6 +630,94 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
     result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
                                            groups);
   }
+  rewriter.replaceOp(op, result);
+}
+
+/// Rewrites a 2-D convolution of one group by constant filters (either
+/// layout) when it qualifies: an implicit GEMM whose rows are the output
+/// pixels and whose K is the kernel taps' channels, read from the padded
+/// input in place (NCHW operands are transposed to NHWC and back).
+static void lowerConv(IRRewriter &rewriter, ConvIntegerOp op,
+                      const DotProduct &dot) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto zeroType = cast<RankedTensorType>(op.getInputZeroPoint().getType());
+  Attribute wAttr, wZeroAttr;
+  if (inputType.getRank() != 4 || op.getGroups() != 1 ||
+      !inputType.hasStaticShape() || zeroType.getNumElements() != 1 ||
+      !matchPattern(op.getWeight(), m_Constant(&wAttr)) ||
+      !matchPattern(op.getWeightZeroPoint(), m_Constant(&wZeroAttr)))
+    return;
+  std::optional<TypedTensor> w = readTypedTensor(wAttr);
+  std::optional<TypedTensor> wZero = readTypedTensor(wZeroAttr);
+  if (!w || !wZero)
+    return;
+  bool nhwc = op.getLayout() == Layout::NHWC;
+  ArrayRef<int64_t> ws = w->getShape();
+  // KH, KW, C, F in either layout.
+  int64_t kh = nhwc ? ws[0] : ws[2], kw = nhwc ? ws[1] : ws[3];
+  int64_t c = nhwc ? ws[2] : ws[1], f = nhwc ? ws[3] : ws[0];
+  bool perFilter = wZero->getNumElements() != 1;
+  int64_t quadsPerTap = (c + dot.rowsPerWord - 1) / dot.rowsPerWord;
+  int64_t channels = quadsPerTap * dot.rowsPerWord;
+  std::optional<PackedWeights> packed = packWeights(
+      kh * kw * channels, f,
+      [&](int64_t row, int64_t filter) -> int64_t {
+        int64_t tap = row / channels, channel = row % channels;
+        if (channel >= c)
+          return 0;
+        int64_t y = tap / kw, x = tap % kw;
+        int64_t position = nhwc ? ((y * kw + x) * c + channel) * f + filter
+                                : ((filter * c + channel) * kh + y) * kw + x;
+        return w->getInt(position) - wZero->getInt(perFilter ? filter : 0);
+      },
+      dot, op.getContext());
+  if (!packed)
+    return;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  bool signedA = !inputType.getElementType().isUnsignedInteger();
+  Value input = toStorage(rewriter, loc, op.getInput());
+  auto transpose = [&](Value value, ArrayRef<int64_t> perm) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(type.getDimSize(p));
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    return linalg::TransposeOp::create(rewriter, loc, value, init, perm)
+        .getResult()[0];
+  };
+  if (!nhwc)
+    input = transpose(input, {0, 2, 3, 1});
+  ArrayRef<int64_t> out = resultType.getShape();
+  int64_t outH = nhwc ? out[1] : out[2], outW = nhwc ? out[2] : out[3];
+  int64_t rows = out[0] * outH * outW;
+  Value aZero = toStorage(rewriter, loc, op.getInputZeroPoint());
+  ProductEmitter emitter(rewriter, loc, dot,
+                         getDotProduct(op->getParentOfType<ModuleOp>(), dot),
+                         aZero, signedA, *packed, rows, f);
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+  ConvGeometry geometry;
+  geometry.padded = emitter.padInput(input, aZero, op.getPadding(), channels);
+  geometry.outH = outH;
+  geometry.outW = outW;
+  geometry.kernelW = kw;
+  geometry.strideH = strides[0];
+  geometry.strideW = strides[1];
+  geometry.dilationH = dilations[0];
+  geometry.dilationW = dilations[1];
+  geometry.taps = kh * kw;
+  geometry.quadsPerTap = quadsPerTap;
+  Value result = emitter.emitConv(geometry);
+  auto nhwcType =
+      RankedTensorType::get({out[0], outH, outW, f}, rewriter.getI32Type());
+  result = tensor::ExpandShapeOp::create(
+      rewriter, loc, nhwcType, result,
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  if (!nhwc)
+    result = transpose(result, {0, 3, 1, 2});
   rewriter.replaceOp(op, result);
 }
 
@@ -481,11 +739,18 @@ struct GraphLowerIntegerMatmulPass
     std::optional<DotProduct> dot = chooseDotProduct(target);
     if (!dot)
       return;
-    SmallVector<MatMulIntegerOp> ops;
-    getOperation()->walk([&](MatMulIntegerOp op) { ops.push_back(op); });
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<MatMulIntegerOp, ConvIntegerOp>(op))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (MatMulIntegerOp op : ops)
-      lowerMatmul(rewriter, op, *dot);
+    for (Operation *op : ops) {
+      if (auto matmul = dyn_cast<MatMulIntegerOp>(op))
+        lowerMatmul(rewriter, matmul, *dot);
+      else
+        lowerConv(rewriter, cast<ConvIntegerOp>(op), *dot);
+    }
   }
 
   CPUTarget target;

@@ -588,8 +588,21 @@ static Value centerOnZeroPoint(OpBuilder &b, Location loc, Value x,
       });
 }
 
+/// `value` transposed by `perm`.
+static Value transposeTensor(OpBuilder &b, Location loc, Value value,
+                             ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
 /// Both operands centered on their zero points, then the convolution of
-/// graph.conv in i32 (padding with zero is padding with the zero point).
+/// graph.conv in i32 (padding with zero is padding with the zero point). The
+/// NHWC form is the NCHW one between transposes: the reference path, where
+/// graph-lower-integer-matmul's kernels do not serve.
 struct ConvIntegerToLinalg : OpConversionPattern<ConvIntegerOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -605,11 +618,21 @@ struct ConvIntegerToLinalg : OpConversionPattern<ConvIntegerOp> {
     Value weight = centerOnZeroPoint(
         rewriter, loc, adaptor.getWeight(), adaptor.getWeightZeroPoint(),
         weightType.getElementType(), weightType.getShape());
-    rewriter.replaceOp(
-        op, createDirectConv(
-                rewriter, loc, cast<RankedTensorType>(op.getType()), input,
-                weight, Value(), weightType.getShape(), op.getPadding(),
-                op.getStrides(), op.getDilations(), op.getGroups()));
+    auto resultType = cast<RankedTensorType>(op.getType());
+    bool nhwc = op.getLayout() == Layout::NHWC;
+    if (nhwc) {
+      input = transposeTensor(rewriter, loc, input, {0, 3, 1, 2});
+      weight = transposeTensor(rewriter, loc, weight, {3, 2, 0, 1});
+      ArrayRef<int64_t> shape = resultType.getShape();
+      resultType = resultType.clone({shape[0], shape[3], shape[1], shape[2]});
+    }
+    Value result = createDirectConv(
+        rewriter, loc, resultType, input, weight, Value(),
+        cast<RankedTensorType>(weight.getType()).getShape(), op.getPadding(),
+        op.getStrides(), op.getDilations(), op.getGroups());
+    if (nhwc)
+      result = transposeTensor(rewriter, loc, result, {0, 2, 3, 1});
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -95,3 +95,61 @@ func.func @runtime_weights(%a: tensor<4x2xui8>, %b: tensor<2x2xi8>, %az: tensor<
   %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x2xui8>, tensor<2x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
 }
+
+// -----
+
+// A convolution by constant filters is an implicit GEMM on the same
+// micro-kernel: rows are output pixels, K the channels of each kernel tap
+// (3 x 3 taps of one word: 3 channels and a zero), the filters packed at
+// compile time (column sums 27 = 3 x 3 x 3 ones). The input is padded once
+// with its zero point (padding adds nothing) and its channels to a whole
+// word; the kernel reads a word per row and tap in place, a loop over the
+// taps around one over a tap's words. Blocks of 8 output pixels, then the
+// last one alone. With pmaddwd (AVX2), the input is widened to i16 first.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK:       arith.constant dense<{{.*}}> : tensor<2x9x16xi32>
+// CHECK:       arith.constant dense<[27, 27, 27, 27, 0, {{.*}}]> : tensor<32xi32>
+// CHECK:       %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 1]
+// CHECK:       } : tensor<1x5x5x3xi8> to tensor<1x7x7x4xi8>
+// CHECK:       scf.forall (%{{.*}}) in (3)
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.transfer_read %[[PAD]]{{.*}} : tensor<1x7x7x4xi8>, vector<4xi8>
+// CHECK:             vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
+// CHECK:             llvm.call @llvm.x86.avx512.vpdpbusd.512
+// CHECK:       scf.forall (%{{.*}}) in (1)
+// CHECK:       tensor.expand_shape {{.*}} : tensor<25x4xi32> into tensor<1x5x5x4xi32>
+// AVX2-LABEL: func.func @conv_nhwc
+// AVX2:       linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x5x3xi16>)
+// AVX2:         arith.extui %{{.*}} : i8 to i16
+// AVX2:       tensor.pad
+// AVX2:       } : tensor<1x5x5x3xi16> to tensor<1x7x7x4xi16>
+// AVX2:       scf.forall (%{{.*}}) in (6)
+// AVX2:             vector.transfer_read {{.*}} : tensor<1x7x7x4xi16>, vector<2xi16>
+// AVX2:             llvm.call @llvm.x86.avx2.pmadd.wd
+// SSE-LABEL: func.func @conv_nhwc
+// SSE:       graph.conv_integer
+func.func @conv_nhwc(%x: tensor<1x5x5x3xui8>, %xz: tensor<ui8>) -> tensor<1x5x5x4xi32> {
+  %w = graph.constant dense<1> : tensor<3x3x3x4xi8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x3xui8>, tensor<3x3x3x4xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x5x5x4xi32>
+  return %0 : tensor<1x5x5x4xi32>
+}
+
+// -----
+
+// NCHW (a convolution graph-convert-layout left alone): the same kernel
+// between transposes. Grouped convolutions stay generic.
+// CHECK-LABEL: func.func @conv_nchw
+// CHECK:       linalg.transpose ins(%{{.*}} : tensor<1x3x5x5xi8>) outs(%{{.*}} : tensor<1x5x5x3xi8>) permutation = [0, 2, 3, 1]
+// CHECK:       llvm.call @llvm.x86.avx512.vpdpbusd.512
+// CHECK:       linalg.transpose ins(%{{.*}} : tensor<1x5x5x4xi32>) outs(%{{.*}} : tensor<1x4x5x5xi32>) permutation = [0, 3, 1, 2]
+// CHECK:       graph.conv_integer {{.*}}groups = 2
+func.func @conv_nchw(%x: tensor<1x3x5x5xui8>, %xz: tensor<ui8>, %g: tensor<1x4x5x5xui8>) -> (tensor<1x4x5x5xi32>, tensor<1x4x5x5xi32>) {
+  %w = graph.constant dense<1> : tensor<4x3x3x3xi8>
+  %wg = graph.constant dense<1> : tensor<4x2x3x3xi8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x5x5xui8>, tensor<4x3x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x5x5xi32>
+  %1 = graph.conv_integer %g, %wg, %xz, %wz {dilations = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x5xui8>, tensor<4x2x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x5x5xi32>
+  return %0, %1 : tensor<1x4x5x5xi32>, tensor<1x4x5x5xi32>
+}

@@ -91,6 +91,22 @@ func.func @conv_integer(%x: tensor<1x2x5x5xui8>, %w: tensor<4x2x3x3xi8>, %xz: te
 
 // -----
 
+// In NHWC (the reference path, where the integer kernels do not serve):
+// the operands centered in their own layout, transposed to NCHW and FCHW,
+// the same convolution, the result transposed back.
+// CHECK-LABEL: func.func @conv_integer_nhwc
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x5x5x2xi32>) outs(%{{.*}} : tensor<1x2x5x5xi32>) permutation = [0, 3, 1, 2]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x3x2x4xi32>) outs(%{{.*}} : tensor<4x2x3x3xi32>) permutation = [3, 2, 0, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x4x3x3xi32>) outs(%{{.*}} : tensor<1x3x3x4xi32>) permutation = [0, 2, 3, 1]
+// CHECK-NOT: graph.
+func.func @conv_integer_nhwc(%x: tensor<1x5x5x2xui8>, %w: tensor<3x3x2x4xi8>, %xz: tensor<ui8>, %wz: tensor<1x1x1x4xi8>) -> tensor<1x3x3x4xi32> {
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x5x5x2xui8>, tensor<3x3x2x4xi8>, tensor<ui8>, tensor<1x1x1x4xi8>) -> tensor<1x3x3x4xi32>
+  return %0 : tensor<1x3x3x4xi32>
+}
+
+// -----
+
 // graph.matmul_integer: centered operands, then linalg.matmul in i32.
 // CHECK-LABEL: func.func @matmul_integer
 // CHECK-COUNT-2: arith.subi

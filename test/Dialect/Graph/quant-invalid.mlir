@@ -126,3 +126,19 @@ func.func @fake_quantize_scale_shape(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %z:
   %f = graph.fake_quantize %x, %s, %z : (tensor<2x3xf32>, tensor<2xf32>, tensor<i8>) -> tensor<2x3xf32>
   return %f : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @conv_integer_nhwc_rank(%x: tensor<1x3x3xui8>, %w: tensor<1x1x1xi8>, %xz: tensor<ui8>, %wz: tensor<i8>) -> tensor<1x3x3xi32> {
+  // expected-error @+1 {{'graph.conv_integer' op with layout NHWC, operands 'input' and 'weight' must have rank 4 (N x H x W x C, KH x KW x C/groups x F), but got ranks 3 and 3}}
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x3x3xui8>, tensor<1x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x3x3xi32>
+  return %0 : tensor<1x3x3xi32>
+}
+
+// -----
+
+func.func @conv_integer_nhwc_result(%x: tensor<1x4x4x3xui8>, %w: tensor<3x3x3x5xi8>, %xz: tensor<ui8>, %wz: tensor<i8>) -> tensor<1x5x2x2xi32> {
+  // expected-error @+1 {{'graph.conv_integer' op result type 'tensor<1x5x2x2xi32>' does not match the expected 'tensor<1x2x2x5xi32>'}}
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x3xui8>, tensor<3x3x3x5xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x5x2x2xi32>
+  return %0 : tensor<1x5x2x2xi32>
+}

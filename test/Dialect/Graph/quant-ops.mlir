@@ -79,6 +79,21 @@ func.func @integer_folds() -> (tensor<1x2xi32>, tensor<1x1x1x1xi32>) {
 
 // -----
 
+// In NHWC: pixels (1, 2) and (3, 4) by HWCF filters (1, 3) and (2, 4) with
+// zero points (0, 2) per filter, 1 x 1 x 1 x F.
+// CHECK-LABEL: func.func @nhwc_fold
+// CHECK: graph.constant dense<{{\[\[\[\[}}7, 4], [15, 8]]]]> : tensor<1x1x2x2xi32>
+func.func @nhwc_fold() -> tensor<1x1x2x2xi32> {
+  %x = graph.constant dense<[[[[1, 2], [3, 4]]]]> : tensor<1x1x2x2xui8>
+  %xz = graph.constant dense<0> : tensor<ui8>
+  %w = graph.constant dense<[[[[1, 2], [3, 4]]]]> : tensor<1x1x2x2xi8>
+  %wz = graph.constant dense<[[[[0, 2]]]]> : tensor<1x1x1x2xi8>
+  %c = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x2x2xui8>, tensor<1x1x2x2xi8>, tensor<ui8>, tensor<1x1x1x2xi8>) -> tensor<1x1x2x2xi32>
+  return %c : tensor<1x1x2x2xi32>
+}
+
+// -----
+
 // fake_quantize folds as dequantize(quantize(x)): ties to even, saturation,
 // NaN to the lowest value, dequantized.
 // CHECK-LABEL: func.func @fake_quantize_fold

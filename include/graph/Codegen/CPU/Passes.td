@@ -91,9 +91,9 @@ def GraphLowerAttention : Pass<"graph-lower-attention"> {
 
 def GraphLowerIntegerMatmul
     : Pass<"graph-lower-integer-matmul", "::mlir::ModuleOp"> {
-  let summary = "Lower graph.matmul_integer by constant int8 weights to a "
-                "micro-kernel on the target's integer dot product, the "
-                "weights packed at compile time";
+  let summary = "Lower graph.matmul_integer and graph.conv_integer by "
+                "constant int8 weights to a micro-kernel on the target's "
+                "integer dot product, the weights packed at compile time";
   let description = [{
     Runs before `convert-graph-to-linalg`. Each `graph.matmul_integer` whose
     `b` is a constant matrix (no batch) and whose `a` has one zero point
@@ -110,6 +110,15 @@ def GraphLowerIntegerMatmul
     intrinsic's declaration, which the pass adds to the module. The sums are
     exact, as the op's. Other targets and other matmul_integer ops keep the
     generic lowering.
+
+    A 2-D `graph.conv_integer` of one group by constant filters (either
+    layout; NCHW is transposed to NHWC and back) runs on the same kernel as
+    an implicit GEMM: its rows are the output pixels, its K the channels of
+    each kernel tap. The filters are packed as a K x F matrix at compile
+    time; the input is padded once per run with its zero point (so that
+    padding adds nothing) and its channels to whole words, and each row
+    reads its words in place, a loop over the taps around a loop over a
+    tap's words.
   }];
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",

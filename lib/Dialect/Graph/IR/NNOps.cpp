@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScalarKernels.h"
+#include "TypedFolds.h"
 #include "VerifyUtils.h"
 
 #include "graph/Dialect/Graph/IR/FoldLimits.h"
@@ -183,10 +184,23 @@ static FailureOr<int64_t> windowSize(Operation *op, int64_t in, int64_t begin,
 // graph.conv
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::graph::verifyConvShapes(
-    Operation *op, Value input, Value weight, ArrayRef<int64_t> strides,
-    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations, int64_t groups) {
-  ArrayRef<int64_t> in = getDims(input), w = getDims(weight);
+LogicalResult mlir::graph::verifyConvShapes(Operation *op, Value input,
+                                            Value weight,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> padding,
+                                            ArrayRef<int64_t> dilations,
+                                            int64_t groups, Layout layout) {
+  bool nhwc = layout == Layout::NHWC;
+  SmallVector<int64_t> in(getDims(input)), w(getDims(weight));
+  if (nhwc) {
+    if (in.size() != 4 || w.size() != 4)
+      return op->emitOpError()
+             << "with layout NHWC, operands 'input' and 'weight' must have "
+                "rank 4 (N x H x W x C, KH x KW x C/groups x F), but got ranks "
+             << in.size() << " and " << w.size();
+    in = {in[0], in[3], in[1], in[2]};
+    w = {w[3], w[2], w[0], w[1]};
+  }
   if (failed(checkWindowAttrs(op, in, strides, padding, dilations)))
     return failure();
   if (w.size() != in.size())
@@ -215,6 +229,8 @@ LogicalResult mlir::graph::verifyConvShapes(
       return failure();
     shape.push_back(*size);
   }
+  if (nhwc)
+    shape = {shape[0], shape[2], shape[3], shape[1]};
   return checkResultDims(op, shape);
 }
 
@@ -609,7 +625,8 @@ LogicalResult ConvIntegerOp::verify() {
       failed(checkI32Result(*this)))
     return failure();
   return verifyConvShapes(*this, getInput(), getWeight(), getStrides(),
-                          getPadding(), getDilations(), getGroups());
+                          getPadding(), getDilations(), getGroups(),
+                          getLayout());
 }
 
 OpFoldResult ConvIntegerOp::fold(FoldAdaptor adaptor) {
@@ -622,9 +639,11 @@ OpFoldResult ConvIntegerOp::fold(FoldAdaptor adaptor) {
       readTypedTensor(adaptor.getWeightZeroPoint());
   if (!type || !x || !w || !xZero || !wZero || failed(verify()))
     return {};
-  std::optional<int64_t> work = checkedProduct(
-      {type.getNumElements(),
-       w->getNumElements() / std::max<int64_t>(w->getShape()[0], 1)});
+  bool nhwc = getLayout() == Layout::NHWC;
+  int64_t filters = nhwc ? w->getShape().back() : w->getShape()[0];
+  std::optional<int64_t> work =
+      checkedProduct({type.getNumElements(),
+                      w->getNumElements() / std::max<int64_t>(filters, 1)});
   if (!withinFoldLimits(
           {type.getNumElements(), x->getNumElements(), w->getNumElements()},
           work))
@@ -633,13 +652,23 @@ OpFoldResult ConvIntegerOp::fold(FoldAdaptor adaptor) {
   std::optional<TypedTensor> ws = subtractZeroPoint(*w, *wZero);
   if (!xs || !ws)
     return {};
-  auto wideType = RankedTensorType::get(type.getShape(),
-                                        IntegerType::get(getContext(), 64));
-  return wrapToI32(convolve<int64_t>(*xs, *ws, std::nullopt, wideType,
-                                     getStrides(), getPadding(), getDilations(),
-                                     getGroups(),
-                                     /*transposed=*/false),
-                   type);
+  // NHWC: the NCHW convolution of the permuted operands, permuted back.
+  if (nhwc && (!(xs = permuteTypedTensor(*xs, {0, 3, 1, 2})) ||
+               !(ws = permuteTypedTensor(*ws, {3, 2, 0, 1}))))
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> nchwShape(shape);
+  if (nhwc)
+    nchwShape = {shape[0], shape[3], shape[1], shape[2]};
+  auto wideType =
+      RankedTensorType::get(nchwShape, IntegerType::get(getContext(), 64));
+  std::optional<TypedTensor> sums =
+      convolve<int64_t>(*xs, *ws, std::nullopt, wideType, getStrides(),
+                        getPadding(), getDilations(), getGroups(),
+                        /*transposed=*/false);
+  if (nhwc && !(sums = permuteTypedTensor(*sums, {0, 2, 3, 1})))
+    return {};
+  return wrapToI32(*sums, type);
 }
 
 LogicalResult MatMulIntegerOp::verify() {

@@ -344,6 +344,18 @@ OpFoldResult ResizeOp::fold(FoldAdaptor adaptor) {
 // transpose and concat beyond f32 (called by GraphFolds.cpp)
 //===----------------------------------------------------------------------===//
 
+std::optional<TypedTensor>
+mlir::graph::permuteTypedTensor(const TypedTensor &x, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(x.getShape()[p]);
+  auto attr = dyn_cast_or_null<Attribute>(
+      foldTypedTranspose(x.toAttr(), perm, x.getType().clone(shape)));
+  if (!attr)
+    return std::nullopt;
+  return readTypedTensor(attr);
+}
+
 OpFoldResult mlir::graph::foldTypedTranspose(Attribute attr,
                                              ArrayRef<int64_t> perm,
                                              Type resultType) {

@@ -46,6 +46,10 @@ OpFoldResult foldTypedArithmetic(reference::BinaryKind kind, Attribute lhs,
 OpFoldResult foldTypedTranspose(Attribute x, ArrayRef<int64_t> perm,
                                 Type resultType);
 
+/// `x` transposed by `perm`, or nothing past the fold limits.
+std::optional<TypedTensor> permuteTypedTensor(const TypedTensor &x,
+                                              ArrayRef<int64_t> perm);
+
 /// concat of non-f32 constants along a normalized `axis`.
 OpFoldResult foldTypedConcat(ArrayRef<Attribute> inputs, int64_t axis,
                              Type resultType);

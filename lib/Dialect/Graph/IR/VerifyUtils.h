@@ -13,6 +13,7 @@
 #ifndef LIB_DIALECT_GRAPH_IR_VERIFYUTILS_H
 #define LIB_DIALECT_GRAPH_IR_VERIFYUTILS_H
 
+#include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
 
 #include "mlir/IR/Operation.h"
@@ -112,11 +113,14 @@ LogicalResult checkBroadcastsOnto(Operation *op, Value value, const Twine &what,
 
 /// The shape checks of an N-d convolution (graph.conv, graph.conv_integer):
 /// the window attributes, the weight's F x C/groups x kernel, and the
-/// result's N x F x O_1..O_k.
+/// result's N x F x O_1..O_k. In NHWC (2-D only) the input is N x H x W x C,
+/// the weight KH x KW x C/groups x F and the result N x OH x OW x F; the
+/// dimension numbers of the messages are those of the NCHW order.
 LogicalResult verifyConvShapes(Operation *op, Value input, Value weight,
                                ArrayRef<int64_t> strides,
                                ArrayRef<int64_t> padding,
-                               ArrayRef<int64_t> dilations, int64_t groups);
+                               ArrayRef<int64_t> dilations, int64_t groups,
+                               Layout layout = Layout::NCHW);
 
 /// The shape checks of a batched matrix product (graph.batch_matmul,
 /// graph.matmul_integer): ranks >= 2, equal K, broadcast batches, and the

@@ -402,6 +402,93 @@ def qdq_conv():
     return m, {"x": x}, {"y": y}, per_output({"y": ys * 1.001})
 
 
+def qdq_conv_chain(dtype=np.uint8):
+    """Three convolutions in the QDQ form in a row, as a quantized CNN's
+    blocks: 3 to 20 channels (3 x 3, stride 2, channels not a multiple of a
+    word), 20 to 36 (1 x 1: 36 filters, not a multiple of two vectors), a
+    max pool, 36 to 12 (3 x 3, dilation 2, uneven padding); Relu after the
+    first and last. graph-convert-layout makes them NHWC integer
+    convolutions between which the activations stay 8-bit, on the integer
+    kernels: the output pixels (9 x 8 = 72, then 4 x 4 = 16: not multiples
+    of a block) are the rows, the filters the columns. The reference
+    requantizes each layer's exact integer sums in float64; within one step
+    of its output."""
+    info = np.iinfo(dtype)
+    x = rng.standard_normal((1, 3, 17, 15)).astype(np.float32)
+    xs, xz = np.float32(0.025), dtype(int(info.min) + 100)
+    layers = [  # filters, channels, kernel, strides, pads, dilations, relu
+        (20, 3, 3, [2, 2], [1, 1, 1, 1], [1, 1], True),
+        (36, 20, 1, [1, 1], [0, 0, 0, 0], [1, 1], False),
+        (12, 36, 3, [1, 1], [2, 1, 1, 2], [2, 2], True),
+    ]
+    scales = [np.float32(0.04), np.float32(0.03), np.float32(0.05)]
+    zeros = [dtype(int(info.min) + 10), dtype(int(info.min) + 128),
+             dtype(int(info.min) + 3)]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["q0"])]
+    inits = [("xs", np.array(xs)), ("xz", np.array(xz))]
+    q = quantize(x, xs, np.array(xz), dtype)
+    in_scale, in_zero = xs, xz
+    for i, (f, c, k, strides, pads, dil, relu) in enumerate(layers):
+        w = rng.integers(-127, 128, (f, c, k, k)).astype(np.int8)
+        ws = (rng.random(f) * 0.004 + 0.001).astype(np.float32)
+        b = rng.integers(-3000, 3000, f).astype(np.int32)
+        bs = (in_scale * ws).astype(np.float32)
+        names = [f"{n}{i}" for n in ("w", "ws", "wz", "b", "bs", "bz")]
+        inits += list(zip(names, [w, ws, np.zeros(f, np.int8), b, bs,
+                                  np.zeros(f, np.int32)]))
+        prev = f"q{i}" if i != 2 else "pooled"
+        if i == 2:
+            nodes += [
+                helper.make_node("DequantizeLinear", ["q2", f"ys1", f"yz1"],
+                                 ["d_pool"]),
+                helper.make_node("MaxPool", ["d_pool"], ["p"],
+                                 kernel_shape=[2, 2], strides=[2, 2]),
+                helper.make_node("QuantizeLinear", ["p", "ys1", "yz1"],
+                                 ["pooled"])]
+            n_, c_, h_, w_ = q.shape
+            q = q[:, :, :h_ // 2 * 2, :w_ // 2 * 2].reshape(
+                n_, c_, h_ // 2, 2, w_ // 2, 2).max(axis=(3, 5))
+        nodes += [
+            helper.make_node("DequantizeLinear",
+                             [prev, "xs" if i == 0 else f"ys{i - 1}",
+                              "xz" if i == 0 else f"yz{i - 1}"], [f"d{i}"]),
+            helper.make_node("DequantizeLinear", names[0:3], [f"wd{i}"],
+                             axis=0),
+            helper.make_node("DequantizeLinear", names[3:6], [f"bd{i}"],
+                             axis=0),
+            helper.make_node("Conv", [f"d{i}", f"wd{i}", f"bd{i}"], [f"c{i}"],
+                             strides=strides, pads=pads, dilations=dil),
+        ]
+        out = f"c{i}"
+        if relu:
+            nodes.append(helper.make_node("Relu", [out], [f"r{i}"]))
+            out = f"r{i}"
+        nodes.append(helper.make_node(
+            "QuantizeLinear", [out, f"ys{i}", f"yz{i}"], [f"q{i + 1}"]))
+        inits += [(f"ys{i}", np.array(scales[i])),
+                  (f"yz{i}", np.array(zeros[i]))]
+        acc = conv_integer(q.astype(np.int64) - int(in_zero), w, 1, strides,
+                           pads, dil)
+        real = acc * (np.float64(in_scale) *
+                      ws.astype(np.float64))[:, None, None] + \
+            (b * bs.astype(np.float64))[:, None, None]
+        if relu:
+            real = np.maximum(real, 0)
+        q = np.clip(np.rint(real / np.float64(scales[i])) + int(zeros[i]),
+                    info.min, info.max).astype(dtype)
+        in_scale, in_zero = scales[i], zeros[i]
+    nodes.append(helper.make_node("DequantizeLinear", ["q3", "ys2", "yz2"],
+                                  ["y"]))
+    y = (q.astype(np.float64) - int(zeros[2])) * np.float64(scales[2])
+    m = make(nodes, [("x", x)], [("y", np.float32)], inits)
+    return m, {"x": x}, {"y": y}, per_output({"y": scales[2] * 1.001})
+
+
+def qdq_conv_chain_signed():
+    """The same with int8 activations: offset into u8 for vpdpbusd."""
+    return qdq_conv_chain(np.int8)
+
+
 def qdq_wide_weights():
     """uint8 weights with zero point 0 (centered values up to 255): taken
     for pmaddwd's 16 bits, left to the float path with VNNI's 8."""
@@ -446,12 +533,13 @@ MODELS = {f.__name__: f for f in [
     qdq_axis, qlinear_conv, conv_integer_1d, matmul_integer, qlinear_matmul,
     dynamic_quantize, int8_gemm_tails, int8_gemm_signed,
     int8_gemm_wide_weights, dynamic_quantize_matmul, qdq_linear, qdq_gemm,
-    qdq_conv, qdq_wide_weights, blocked, wrong_axis]}
+    qdq_conv, qdq_conv_chain, qdq_conv_chain_signed, qdq_wide_weights,
+    blocked, wrong_axis]}
 CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
            "qlinear_matmul", "dynamic_quantize", "int8_gemm_tails",
            "int8_gemm_signed", "int8_gemm_wide_weights",
            "dynamic_quantize_matmul", "qdq_linear", "qdq_gemm", "qdq_conv",
-           "qdq_wide_weights"]
+           "qdq_conv_chain", "qdq_conv_chain_signed", "qdq_wide_weights"]
 # This machine's code (vpdpbusd on an AVX-512 VNNI host), AVX2's (pmaddwd)
 # and, on a VNNI host, its own without VNNI (AVX-512 pmaddwd).
 VARIANTS = ((), ("--target-cpu=haswell",))

@@ -82,12 +82,19 @@ def Graph_ConvIntegerOp : Graph_ComputeOp<"conv_integer"> {
     point is F x 1 x ... x 1). The padding adds positions whose value is
     the input zero point, so they contribute nothing. Attributes as
     `graph.conv`; the result is i32.
+
+    A 2-D convolution may take `layout = #graph<layout NHWC>`, as
+    `graph.conv2d` does: input N x H x W x C, weight KH x KW x C/groups x F
+    (its zero point broadcasting to that shape: one value, or one per filter
+    as 1 x 1 x 1 x F or F), output N x OH x OW x F. `graph-convert-layout`
+    makes this form; the integer kernels read it.
   }];
   let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
                    AnyTensor:$input_zero_point, AnyTensor:$weight_zero_point,
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
                    DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups);
+                   DefaultValuedAttr<Graph_I64Attr, "1">:$groups,
+                   Graph_LayoutAttr:$layout);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight `,` $input_zero_point `,` $weight_zero_point attr-dict
