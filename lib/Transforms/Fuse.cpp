@@ -12,7 +12,8 @@
 //    matmul over its rows whose reshape back moves below the elementwise ops
 //    that follow, so that they become its epilogue
 //    (LinearLayerEpilogues.cpp);
-//  - an anchor (conv2d, matmul, gemm) and the longest chain of elementwise
+//  - an anchor (conv2d, matmul, gemm, and the integer conv_integer and
+//    matmul_integer) and the longest chain of elementwise
 //    epilogue ops after it become one graph.fused, so that the lowering
 //    computes the epilogue on the anchor's output while it is still in
 //    registers (TVM's "out-elemwise-fusable" anchors);
@@ -61,6 +62,21 @@ static bool isFusableElementwise(Operation *op) {
          op->getNumRegions() == 0 && isMemoryEffectFree(op);
 }
 
+/// Whether `op` is one of the element type changes an integer anchor's
+/// epilogue may hold: the dequantization of the i32 sums, or the
+/// quantization of a float to 8 bits, which ends the chain (the kernel then
+/// writes bytes, the requantization epilogue).
+static bool isIntegerEpilogueConversion(Operation *op, Value chainValue) {
+  Type from = getElementTypeOrSelf(chainValue.getType());
+  Type to = getElementTypeOrSelf(op->getResult(0).getType());
+  if (auto dequantize = dyn_cast<DequantizeOp>(op))
+    return dequantize.getX() == chainValue && from.isSignlessInteger(32) &&
+           to.isF32();
+  if (auto quantize = dyn_cast<QuantizeOp>(op))
+    return quantize.getX() == chainValue && from.isF32() && to.isInteger(8);
+  return false;
+}
+
 /// Whether `op` can extend a chain whose current value is `chainValue`, the
 /// chain's ops being `chain`. The chain value must enter `op` exactly once,
 /// as its data input (not as a per-channel parameter of batch_norm); every
@@ -80,9 +96,12 @@ static bool isEpilogueOf(Operation *op, Value chainValue,
     if (Operation *def = operand.getDefiningOp(); def && chain.contains(def))
       return false;
   }
-  // A change of element type would need a conversion inside the kernel.
+  // A change of element type would need a conversion inside the kernel;
+  // the integer kernels make two: the dequantization of their i32 sums and
+  // the quantization of the result (isIntegerEpilogueConversion).
   return getElementTypeOrSelf(op->getResult(0).getType()) ==
-         getElementTypeOrSelf(chainValue.getType());
+             getElementTypeOrSelf(chainValue.getType()) ||
+         isIntegerEpilogueConversion(op, chainValue);
 }
 
 /// Replaces `ops` by one graph.fused. `ops` are in an order where every op
@@ -154,6 +173,11 @@ struct FuseEpilogueChain : public OpRewritePattern<AnchorOp> {
                                 PatternRewriter &rewriter) const override {
     if (anchor->template getParentOfType<FusedOp>())
       return rewriter.notifyMatchFailure(anchor, "already in a fused group");
+    // The integer kernels apply an epilogue to NHWC convolutions, whose
+    // channels are the result's last dimension (graph-lower-integer-matmul).
+    if constexpr (std::is_same_v<AnchorOp, ConvIntegerOp>)
+      if (anchor.getLayout() != Layout::NHWC)
+        return rewriter.notifyMatchFailure(anchor, "an NCHW integer conv");
 
     // Walk forward while the current value has exactly one live user that
     // is an epilogue. Another live user would need the intermediate in
@@ -169,9 +193,15 @@ struct FuseEpilogueChain : public OpRewritePattern<AnchorOp> {
       if (user->getBlock() != anchor->getBlock() ||
           !isEpilogueOf(user, current, inChain))
         break;
+      bool converts = getElementTypeOrSelf(user->getResult(0).getType()) !=
+                      getElementTypeOrSelf(current.getType());
+      if (converts && !isa<ConvIntegerOp, MatMulIntegerOp>(anchor))
+        break;
       chain.push_back(user);
       inChain.insert(user);
       current = user->getResult(0);
+      if (isa<QuantizeOp>(user))
+        break;
     }
     if (chain.size() < 2)
       return rewriter.notifyMatchFailure(anchor, "no epilogue to fuse");
@@ -245,7 +275,8 @@ struct FuseElementwiseTree
 void mlir::graph::populateFuseEpiloguePatterns(RewritePatternSet &patterns,
                                                const LiveOps &live) {
   patterns.add<FuseEpilogueChain<Conv2DOp>, FuseEpilogueChain<MatMulOp>,
-               FuseEpilogueChain<GemmOp>>(patterns.getContext(), live);
+               FuseEpilogueChain<GemmOp>, FuseEpilogueChain<ConvIntegerOp>,
+               FuseEpilogueChain<MatMulIntegerOp>>(patterns.getContext(), live);
 }
 
 void mlir::graph::populateFuseElementwisePatterns(RewritePatternSet &patterns,

@@ -594,3 +594,44 @@ func.func @fused_result_with_dead_user(%x: tensor<4xf32>) -> (tensor<4xf32>, ten
   %s = graph.sigmoid %t : tensor<4xf32>
   return %u#0, %s : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An integer anchor's epilogue may change the element type twice: the
+// dequantization of its i32 sums, and the quantization of the result, which
+// ends the group (the kernel then writes bytes). A float anchor's chain
+// stops before a quantization; an NCHW integer convolution (its channels
+// not last) keeps its epilogue apart.
+// CHECK-LABEL: func.func @integer_epilogue
+// CHECK:       %[[Q:.*]] = graph.fused "conv_integer_dequantize_add_relu_quantize"
+// CHECK-SAME:    -> tensor<1x4x4x16xui8>
+// CHECK:       graph.fused "matmul_integer_dequantize_fake_quantize"
+// CHECK:       %[[F:.*]] = graph.fused "conv2d_relu"
+// CHECK:       graph.quantize %[[F]]
+// CHECK:       graph.conv_integer {{.*}} -> tensor<1x16x4x4xi32>
+// CHECK-NEXT:  graph.dequantize
+func.func @integer_epilogue(%x: tensor<1x4x4x8xui8>, %a: tensor<3x8xui8>, %f: tensor<1x8x4x4xf32>, %n: tensor<1x8x4x4xui8>) -> (tensor<1x4x4x16xui8>, tensor<3x16xf32>, tensor<1x16x4x4xui8>, tensor<1x16x4x4xf32>) {
+  %w = graph.constant dense<1> : tensor<1x1x8x16xi8>
+  %m = graph.constant dense<1> : tensor<8x16xi8>
+  %fw = graph.constant dense<1.0> : tensor<16x8x1x1xf32>
+  %nw = graph.constant dense<1> : tensor<16x8x1x1xi8>
+  %z = graph.constant dense<3> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z32 = graph.constant dense<0> : tensor<i32>
+  %b = graph.constant dense<0.25> : tensor<1x1x16xf32>
+  %c = graph.conv_integer %x, %w, %z, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x4x16xi32>
+  %d = graph.dequantize %c, %s, %z32 : (tensor<1x4x4x16xi32>, tensor<f32>, tensor<i32>) -> tensor<1x4x4x16xf32>
+  %e = graph.add %d, %b : (tensor<1x4x4x16xf32>, tensor<1x1x16xf32>) -> tensor<1x4x4x16xf32>
+  %r = graph.relu %e : tensor<1x4x4x16xf32>
+  %q = graph.quantize %r, %s, %z : (tensor<1x4x4x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x4x16xui8>
+  %p = graph.matmul_integer %a, %m, %z, %wz : (tensor<3x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<3x16xi32>
+  %pd = graph.dequantize %p, %s, %z32 : (tensor<3x16xi32>, tensor<f32>, tensor<i32>) -> tensor<3x16xf32>
+  %pq = graph.fake_quantize %pd, %s, %z : (tensor<3x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x16xf32>
+  %fc = graph.conv2d %f, %fw : (tensor<1x8x4x4xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x4x4xf32>
+  %fr = graph.relu %fc : tensor<1x16x4x4xf32>
+  %fq = graph.quantize %fr, %s, %z : (tensor<1x16x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x16x4x4xui8>
+  %nc = graph.conv_integer %n, %nw, %z, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xui8>, tensor<16x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x16x4x4xi32>
+  %nd = graph.dequantize %nc, %s, %z32 : (tensor<1x16x4x4xi32>, tensor<f32>, tensor<i32>) -> tensor<1x16x4x4xf32>
+  return %q, %pq, %fq, %nd : tensor<1x4x4x16xui8>, tensor<3x16xf32>, tensor<1x16x4x4xui8>, tensor<1x16x4x4xf32>
+}

@@ -36,6 +36,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PaddedBuffer.h"
+
 #include "graph/Codegen/CPU/Passes.h"
 #include "graph/Dialect/Graph/IR/GraphOps.h"
 #include "graph/Dialect/Graph/IR/TypedTensor.h"
@@ -43,7 +45,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace graph {
@@ -157,6 +161,41 @@ static VectorType getOperandType(MLIRContext *context, const DotProduct &dot) {
                          IntegerType::get(context, dot.getElementBits()));
 }
 
+/// How an epilogue op reads one operand: the value the chain carries, one
+/// value for every element, one per column (the result's last dimension),
+/// or one per element of the rows x n result.
+enum class OperandKind { Chain, Scalar, Column, Full };
+
+struct EpilogueOperand {
+  OperandKind kind = OperandKind::Chain;
+  /// Scalar: the element (storage type); Column: a 1-D tensor of n; Full: a
+  /// rows x n tensor.
+  Value value;
+  /// The operand's graph element type (ui8 and i8 share a storage type).
+  Type graphType;
+};
+
+/// The elementwise ops a graph.fused group applies to the integer sums
+/// (graph-fuse's integer epilogue: dequantize, bias and residual adds,
+/// relu or clip, the quantization of the result), in order, applied to
+/// each vector of sums in registers before it is stored: the i32 sums never
+/// reach memory.
+struct Epilogue {
+  struct Step {
+    Operation *op;
+    SmallVector<EpilogueOperand> operands;
+  };
+  SmallVector<Step> steps;
+  /// The storage element type of the stored result (f32, or i8 after a
+  /// quantization).
+  Type resultType;
+  /// A convolution's result padded for the next kernel's window
+  /// (graph-pad-in-producer): [top, left, bottom, right], and the value of
+  /// the border.
+  SmallVector<int64_t> padding = {0, 0, 0, 0};
+  Attribute padValue;
+};
+
 /// Where the rows of an integer convolution read their words: its input
 /// padded (with the input's zero point) and in the instruction's elements,
 /// NHWC, channels rounded up to whole words. Row m of the product is output
@@ -167,6 +206,8 @@ struct ConvGeometry {
   int64_t outH, outW, kernelW, strideH, strideW, dilationH, dilationW;
   /// Kernel taps (KH x KW) and words per tap.
   int64_t taps, quadsPerTap;
+  /// The output: images and filters.
+  int64_t images, filters;
 };
 
 /// An integer product's micro-kernel on packed weights: rows of `a` (a
@@ -196,16 +237,44 @@ public:
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 128));
   }
 
+  /// Applies `epilogue` to the sums before they are stored: the result is
+  /// then of its result type.
+  void setEpilogue(const Epilogue *value) { epilogue = value; }
+
   /// rows x n, i32, for the rows x K matrix `a` (i8 storage).
   Value emitMatmul(Value a, int64_t k) {
     rowWords = packRows(a, k);
     return emit();
   }
 
-  /// rows x n, i32, for the convolution `geometry` describes.
+  /// N x OH x OW x F (i32, or the epilogue's type, its padding around),
+  /// for the convolution `geometry` describes. Blocks of rows stay in one
+  /// row of the output image, so that each writes a slice of it (padded or
+  /// not): blockRows output pixels at a time, then the rest of the image
+  /// row in one block.
   Value emitConv(const ConvGeometry &geometry) {
     conv = geometry;
-    return emit();
+    SmallVector<int64_t> padding =
+        epilogue ? epilogue->padding : SmallVector<int64_t>{0, 0, 0, 0};
+    SmallVector<int64_t> interior = {conv->images, conv->outH, conv->outW,
+                                     conv->filters};
+    SmallVector<int64_t> shape = {
+        conv->images, conv->outH + padding[0] + padding[2],
+        conv->outW + padding[1] + padding[3], conv->filters};
+    Value out = tensor::EmptyOp::create(b, loc, shape, getResultElementType());
+    if (shape != interior) {
+      Value padValue = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(epilogue->padValue));
+      out = fillBorder(b, loc, out, padValue, {0, padding[0], padding[1], 0},
+                       interior);
+    }
+    int64_t full = conv->outW / dot.blockRows;
+    int64_t tail = conv->outW % dot.blockRows;
+    if (full)
+      out = emitImageBlocks(out, padding, full, dot.blockRows, 0);
+    if (tail)
+      out = emitImageBlocks(out, padding, 1, tail, full * dot.blockRows);
+    return out;
   }
 
   /// `x` (i8 storage, N x H x W x C) as the words of ConvGeometry::padded:
@@ -273,8 +342,12 @@ private:
                    : Value(arith::ExtUIOp::create(builder, l, i16, byte));
   }
 
+  Type getResultElementType() {
+    return epilogue ? epilogue->resultType : b.getI32Type();
+  }
+
   Value emit() {
-    auto type = RankedTensorType::get({rows, n}, b.getI32Type());
+    auto type = RankedTensorType::get({rows, n}, getResultElementType());
     Value out =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     int64_t blocks = rows / dot.blockRows, tail = rows % dot.blockRows;
@@ -302,9 +375,73 @@ private:
                                              b.getIndexAttr(n)};
           SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
           Value tile = tensor::ExtractSliceOp::create(
-              b, loc, RankedTensorType::get({blockRows, n}, b.getI32Type()),
+              b, loc,
+              RankedTensorType::get({blockRows, n}, getResultElementType()),
               args[1], offsets, sizes, strides);
-          tile = emitBlock(tile, row0, blockRows);
+          tile = emitBlock(tile, getRowOrigins(row0, blockRows));
+          auto terminator = scf::InParallelOp::create(b, loc);
+          b.setInsertionPointToStart(terminator.getBody());
+          tensor::ParallelInsertSliceOp::create(b, loc, tile, args[1], offsets,
+                                                sizes, strides);
+        });
+    return forall.getResult(0);
+  }
+
+  /// An scf.forall over the output image's rows and, in each,
+  /// `blocksPerRow` blocks of `blockRows` pixels from column `firstColumn`.
+  Value emitImageBlocks(Value out, ArrayRef<int64_t> padding,
+                        int64_t blocksPerRow, int64_t blockRows,
+                        int64_t firstColumn) {
+    int64_t count = conv->images * conv->outH * blocksPerRow;
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(count)};
+    auto forall = scf::ForallOp::create(
+        b, loc, ubs, ValueRange{out}, std::nullopt,
+        [&](OpBuilder &nested, Location, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          Value imageRow =
+              arith::DivUIOp::create(b, loc, args[0], index(blocksPerRow));
+          Value block =
+              arith::RemUIOp::create(b, loc, args[0], index(blocksPerRow));
+          Value image =
+              arith::DivUIOp::create(b, loc, imageRow, index(conv->outH));
+          Value oh =
+              arith::RemUIOp::create(b, loc, imageRow, index(conv->outH));
+          Value ow0 = arith::AddIOp::create(
+              b, loc, index(firstColumn),
+              arith::MulIOp::create(b, loc, block, index(blockRows)));
+          SmallVector<RowOrigin> origins;
+          Value rowBase = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, imageRow, index(conv->outW)), ow0);
+          Value inputH =
+              arith::MulIOp::create(b, loc, oh, index(conv->strideH));
+          for (int64_t r = 0; r < blockRows; ++r) {
+            RowOrigin origin;
+            origin.row = arith::AddIOp::create(b, loc, rowBase, index(r));
+            origin.image = image;
+            origin.inputH = inputH;
+            origin.inputW = arith::MulIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, ow0, index(r)),
+                index(conv->strideW));
+            origins.push_back(origin);
+          }
+          SmallVector<OpFoldResult> offsets = {
+              image,
+              arith::AddIOp::create(b, loc, oh, index(padding[0])).getResult(),
+              arith::AddIOp::create(b, loc, ow0, index(padding[1])).getResult(),
+              b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {
+              b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(blockRows),
+              b.getIndexAttr(conv->filters)};
+          SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+          Value tile = tensor::ExtractSliceOp::create(
+              b, loc,
+              RankedTensorType::get({blockRows, conv->filters},
+                                    getResultElementType()),
+              args[1], offsets, sizes, strides);
+          tile = emitBlock(tile, origins);
           auto terminator = scf::InParallelOp::create(b, loc);
           b.setInsertionPointToStart(terminator.getBody());
           tensor::ParallelInsertSliceOp::create(b, loc, tile, args[1], offsets,
@@ -319,20 +456,12 @@ private:
     Value row, image, inputH, inputW;
   };
 
+  /// The rows of a block of a matrix product, from `row0`.
   SmallVector<RowOrigin> getRowOrigins(Value row0, int64_t blockRows) {
     SmallVector<RowOrigin> origins;
     for (int64_t r = 0; r < blockRows; ++r) {
       RowOrigin origin;
       origin.row = arith::AddIOp::create(b, loc, row0, index(r));
-      if (conv) {
-        Value pixels = index(conv->outH * conv->outW);
-        origin.image = arith::DivUIOp::create(b, loc, origin.row, pixels);
-        Value pixel = arith::RemUIOp::create(b, loc, origin.row, pixels);
-        Value oh = arith::DivUIOp::create(b, loc, pixel, index(conv->outW));
-        Value ow = arith::RemUIOp::create(b, loc, pixel, index(conv->outW));
-        origin.inputH = arith::MulIOp::create(b, loc, oh, index(conv->strideH));
-        origin.inputW = arith::MulIOp::create(b, loc, ow, index(conv->strideW));
-      }
       origins.push_back(origin);
     }
     return origins;
@@ -340,8 +469,7 @@ private:
 
   /// The block's rows of the result, kColumnVectors vectors of columns at a
   /// time.
-  Value emitBlock(Value tile, Value row0, int64_t blockRows) {
-    SmallVector<RowOrigin> origins = getRowOrigins(row0, blockRows);
+  Value emitBlock(Value tile, ArrayRef<RowOrigin> origins) {
     auto loop = scf::ForOp::create(
         b, loc, index(0), index(columnPairs), index(1), ValueRange{tile},
         [&](OpBuilder &nested, Location, Value pair, ValueRange args) {
@@ -484,6 +612,8 @@ private:
       for (int64_t r = 0; r < blockRows; ++r) {
         Value result = arith::SubIOp::create(
             b, loc, sums[r * kColumnVectors + c], correction);
+        if (epilogue)
+          result = applyEpilogue(result, origins[r].row, first);
         tile = vector::TransferWriteOp::create(
                    b, loc, result, tile, ValueRange{index(r), first},
                    ArrayRef<bool>{n % (dot.lanes * kColumnVectors) == 0})
@@ -491,6 +621,121 @@ private:
       }
     }
     return tile;
+  }
+
+  /// `operand` as a vector of the lanes at columns `first`.. of `row`.
+  Value readOperand(const EpilogueOperand &operand, Value row, Value first) {
+    Type element = operand.value.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(element))
+      element = tensor.getElementType();
+    auto type = VectorType::get({dot.lanes}, element);
+    if (operand.kind == OperandKind::Scalar)
+      return vector::BroadcastOp::create(b, loc, type, operand.value);
+    Value padding = isa<FloatType>(element)
+                        ? Value(arith::ConstantOp::create(
+                              b, loc, b.getFloatAttr(element, 0.0)))
+                        : Value(arith::ConstantOp::create(
+                              b, loc, b.getIntegerAttr(element, 0)));
+    bool inBounds = n % dot.lanes == 0;
+    SmallVector<Value> indices = {first};
+    if (operand.kind == OperandKind::Full)
+      indices.insert(indices.begin(), row);
+    return vector::TransferReadOp::create(b, loc, type, operand.value, indices,
+                                          padding, ArrayRef<bool>{inBounds});
+  }
+
+  /// An 8-bit (or i32) integer vector of graph type `graphType` as f32.
+  Value toFloat(Value value, Type graphType) {
+    auto type = VectorType::get({dot.lanes}, b.getF32Type());
+    if (graphType.isUnsignedInteger())
+      return arith::UIToFPOp::create(b, loc, type, value);
+    return arith::SIToFPOp::create(b, loc, type, value);
+  }
+
+  /// roundeven(x / scale) + zero point, clamped to the range of
+  /// `quantizedType` by maxnumf and minnumf (NaN gives the lowest value):
+  /// the quantized integer as a float, as graph.quantize's lowering.
+  Value quantizeToFloat(Value x, Value scale, Value zero, Type quantizedType) {
+    unsigned width = quantizedType.getIntOrFloatBitWidth();
+    bool isUnsigned = quantizedType.isUnsignedInteger();
+    double lowest = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+    double highest = isUnsigned ? std::ldexp(1.0, width) - 1
+                                : std::ldexp(1.0, width - 1) - 1;
+    auto splat = [&](double v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(cast<ShapedType>(x.getType()),
+                                 b.getF32FloatAttr(float(v))));
+    };
+    Value scaled = arith::DivFOp::create(b, loc, x, scale);
+    Value rounded = math::RoundEvenOp::create(b, loc, scaled);
+    Value shifted =
+        arith::AddFOp::create(b, loc, rounded, toFloat(zero, quantizedType));
+    Value raised = arith::MaxNumFOp::create(b, loc, shifted, splat(lowest));
+    return arith::MinNumFOp::create(b, loc, raised, splat(highest));
+  }
+
+  /// The epilogue's ops on the sums of one vector of columns of one row.
+  Value applyEpilogue(Value sums, Value row, Value first) {
+    Value value = sums;
+    for (const Epilogue::Step &step : epilogue->steps) {
+      SmallVector<Value> args;
+      for (const EpilogueOperand &operand : step.operands)
+        args.push_back(operand.kind == OperandKind::Chain
+                           ? value
+                           : readOperand(operand, row, first));
+      Operation *op = step.op;
+      auto floatSplat = [&](float v) -> Value {
+        return arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(VectorType::get({dot.lanes}, b.getF32Type()),
+                                   b.getF32FloatAttr(v)));
+      };
+      if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
+        Type graphType = step.operands[0].graphType;
+        Value centered =
+            arith::SubFOp::create(b, loc, toFloat(args[0], graphType),
+                                  toFloat(args[2], step.operands[2].graphType));
+        value = arith::MulFOp::create(b, loc, centered, args[1]);
+      } else if (isa<AddOp>(op)) {
+        value = isa<FloatType>(getElementTypeOrSelf(args[0].getType()))
+                    ? Value(arith::AddFOp::create(b, loc, args[0], args[1]))
+                    : Value(arith::AddIOp::create(b, loc, args[0], args[1]));
+      } else if (isa<SubOp>(op)) {
+        value = isa<FloatType>(getElementTypeOrSelf(args[0].getType()))
+                    ? Value(arith::SubFOp::create(b, loc, args[0], args[1]))
+                    : Value(arith::SubIOp::create(b, loc, args[0], args[1]));
+      } else if (isa<MulOp>(op)) {
+        value = isa<FloatType>(getElementTypeOrSelf(args[0].getType()))
+                    ? Value(arith::MulFOp::create(b, loc, args[0], args[1]))
+                    : Value(arith::MulIOp::create(b, loc, args[0], args[1]));
+      } else if (isa<ReluOp>(op)) {
+        value = arith::MaximumFOp::create(b, loc, args[0], floatSplat(0.0f));
+      } else if (auto clip = dyn_cast<ClipOp>(op)) {
+        Value raised = arith::MaximumFOp::create(
+            b, loc, args[0], floatSplat(clip.getMin().convertToFloat()));
+        value = arith::MinimumFOp::create(
+            b, loc, raised, floatSplat(clip.getMax().convertToFloat()));
+      } else if (isa<FakeQuantizeOp>(op)) {
+        Type quantizedType = step.operands[2].graphType;
+        Value zero = toFloat(args[2], quantizedType);
+        Value quantized =
+            quantizeToFloat(args[0], args[1], args[2], quantizedType);
+        value = arith::MulFOp::create(
+            b, loc, arith::SubFOp::create(b, loc, quantized, zero), args[1]);
+      } else {
+        auto quantize = cast<QuantizeOp>(op);
+        Type quantizedType =
+            getElementTypeOrSelf(quantize.getOutput().getType());
+        Value clamped =
+            quantizeToFloat(args[0], args[1], args[2], quantizedType);
+        auto bytes = VectorType::get({dot.lanes}, epilogue->resultType);
+        value = quantizedType.isUnsignedInteger()
+                    ? Value(arith::FPToUIOp::create(b, loc, bytes, clamped))
+                    : Value(arith::FPToSIOp::create(b, loc, bytes, clamped));
+      }
+    }
+    return value;
   }
 
   /// a's rows as the instruction's words, rows x quads i32, made once
@@ -551,6 +796,7 @@ private:
   VectorType vectorType, operandType;
   Value words, columnSums, zeroPoint, rowWords;
   std::optional<ConvGeometry> conv;
+  const Epilogue *epilogue = nullptr;
 };
 
 /// The declaration of `dot`'s intrinsic (its call is a call op, whose
@@ -570,24 +816,66 @@ static LLVM::LLVMFuncOp getDotProduct(ModuleOp module, const DotProduct &dot) {
                                   LLVM::LLVMFunctionType::get(sums, arguments));
 }
 
-/// Rewrites `op` when it qualifies; the generic lowering takes it otherwise.
-static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
-                        const DotProduct &dot) {
+/// The operands an integer anchor reads: its own outside a fused group,
+/// inside one the group's operands that its block arguments stand for.
+using OuterValue = function_ref<Value(Value)>;
+
+/// `value` (graph type, static shape) collapsed to `shape`: all but its
+/// last dimension into one (rows x n), or everything into one (n).
+static Value collapseTo(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  SmallVector<ReassociationIndices> groups(shape.size());
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    groups[shape.size() == 1 || d + 1 < type.getRank() ? 0 : 1].push_back(d);
+  if (type.getRank() == 0)
+    groups.clear();
+  return tensor::CollapseShapeOp::create(b, loc, type.clone(shape), value,
+                                         groups);
+}
+
+/// `result` (rows x n, storage type) as the graph value of type `type`.
+static Value expandResult(OpBuilder &b, Location loc, Value result,
+                          RankedTensorType type) {
+  auto storage =
+      type.clone(cast<RankedTensorType>(result.getType()).getElementType());
+  if (type.getRank() != 2) {
+    SmallVector<ReassociationIndices> groups(2);
+    for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+      groups[0].push_back(d);
+    groups[1].push_back(type.getRank() - 1);
+    result = tensor::ExpandShapeOp::create(b, loc, storage, result, groups);
+  }
+  if (storage != type)
+    result =
+        UnrealizedConversionCastOp::create(b, loc, type, result).getResult(0);
+  return result;
+}
+
+/// The kernel of `op` when it qualifies, of type `resultType` (the anchor's,
+/// or its fused group's with `epilogue`), or null: the generic lowering
+/// takes it then.
+static Value lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
+                         OuterValue outer, const DotProduct &dot,
+                         const Epilogue *epilogue,
+                         RankedTensorType resultType) {
   Attribute bAttr, bZeroAttr;
-  if (!matchPattern(op.getB(), m_Constant(&bAttr)) ||
-      !matchPattern(op.getBZeroPoint(), m_Constant(&bZeroAttr)))
-    return;
+  if (!matchPattern(outer(op.getB()), m_Constant(&bAttr)) ||
+      !matchPattern(outer(op.getBZeroPoint()), m_Constant(&bZeroAttr)))
+    return {};
   std::optional<TypedTensor> bTensor = readTypedTensor(bAttr);
   std::optional<TypedTensor> bZero = readTypedTensor(bZeroAttr);
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto zeroType = cast<RankedTensorType>(op.getAZeroPoint().getType());
   if (!bTensor || !bZero || bTensor->getShape().size() != 2 ||
-      zeroType.getNumElements() != 1)
-    return;
+      zeroType.getNumElements() != 1 || !aType.hasStaticShape())
+    return {};
   ArrayRef<int64_t> bShape = bTensor->getShape();
   // Per column: N values or one, on the last dimension.
   if (bZero->getNumElements() != 1 && bZero->getShape().back() != bShape[1])
-    return;
+    return {};
   int64_t k = bShape[0], n = bShape[1];
   bool perColumn = bZero->getNumElements() != 1;
   std::optional<PackedWeights> packed = packWeights(
@@ -598,61 +886,44 @@ static void lowerMatmul(IRRewriter &rewriter, MatMulIntegerOp op,
       },
       dot, op.getContext());
   if (!packed)
-    return;
+    return {};
 
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
   ArrayRef<int64_t> aShape = aType.getShape();
   int64_t rows = aType.getNumElements() / std::max<int64_t>(k, 1);
   bool signedA = !aType.getElementType().isUnsignedInteger();
-  Value a = toStorage(rewriter, loc, op.getA());
-  if (aShape.size() != 2) {
-    SmallVector<ReassociationIndices> groups(2);
-    for (int64_t d = 0; d + 1 < int64_t(aShape.size()); ++d)
-      groups[0].push_back(d);
-    groups[1].push_back(aShape.size() - 1);
-    a = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({rows, k}, rewriter.getI8Type()),
-        a, groups);
-  }
-  Value aZero = toStorage(rewriter, loc, op.getAZeroPoint());
-  Value result =
-      ProductEmitter(rewriter, loc, dot,
-                     getDotProduct(op->getParentOfType<ModuleOp>(), dot), aZero,
-                     signedA, *packed, rows, n)
-          .emitMatmul(a, k);
-  auto resultType = cast<RankedTensorType>(op.getType());
-  if (resultType.getRank() != 2) {
-    SmallVector<ReassociationIndices> groups(2);
-    for (int64_t d = 0; d + 1 < resultType.getRank(); ++d)
-      groups[0].push_back(d);
-    groups[1].push_back(resultType.getRank() - 1);
-    result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
-                                           groups);
-  }
-  rewriter.replaceOp(op, result);
+  Value a = toStorage(rewriter, loc, outer(op.getA()));
+  if (aShape.size() != 2)
+    a = collapseTo(rewriter, loc, a, {rows, k});
+  Value aZero = toStorage(rewriter, loc, outer(op.getAZeroPoint()));
+  ProductEmitter emitter(rewriter, loc, dot,
+                         getDotProduct(op->getParentOfType<ModuleOp>(), dot),
+                         aZero, signedA, *packed, rows, n);
+  emitter.setEpilogue(epilogue);
+  return expandResult(rewriter, loc, emitter.emitMatmul(a, k), resultType);
 }
 
-/// Rewrites a 2-D convolution of one group by constant filters (either
-/// layout) when it qualifies: an implicit GEMM whose rows are the output
-/// pixels and whose K is the kernel taps' channels, read from the padded
-/// input in place (NCHW operands are transposed to NHWC and back).
-static void lowerConv(IRRewriter &rewriter, ConvIntegerOp op,
-                      const DotProduct &dot) {
+/// The same for a 2-D convolution of one group by constant filters (either
+/// layout): an implicit GEMM whose rows are the output pixels and whose K is
+/// the kernel taps' channels, read from the padded input in place (NCHW
+/// operands are transposed to NHWC and back; an epilogue needs NHWC).
+static Value lowerConv(IRRewriter &rewriter, ConvIntegerOp op, OuterValue outer,
+                       const DotProduct &dot, const Epilogue *epilogue,
+                       RankedTensorType resultType) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
-  auto resultType = cast<RankedTensorType>(op.getType());
   auto zeroType = cast<RankedTensorType>(op.getInputZeroPoint().getType());
+  bool nhwc = op.getLayout() == Layout::NHWC;
   Attribute wAttr, wZeroAttr;
   if (inputType.getRank() != 4 || op.getGroups() != 1 ||
       !inputType.hasStaticShape() || zeroType.getNumElements() != 1 ||
-      !matchPattern(op.getWeight(), m_Constant(&wAttr)) ||
-      !matchPattern(op.getWeightZeroPoint(), m_Constant(&wZeroAttr)))
-    return;
+      (epilogue && !nhwc) ||
+      !matchPattern(outer(op.getWeight()), m_Constant(&wAttr)) ||
+      !matchPattern(outer(op.getWeightZeroPoint()), m_Constant(&wZeroAttr)))
+    return {};
   std::optional<TypedTensor> w = readTypedTensor(wAttr);
   std::optional<TypedTensor> wZero = readTypedTensor(wZeroAttr);
   if (!w || !wZero)
-    return;
-  bool nhwc = op.getLayout() == Layout::NHWC;
+    return {};
   ArrayRef<int64_t> ws = w->getShape();
   // KH, KW, C, F in either layout.
   int64_t kh = nhwc ? ws[0] : ws[2], kw = nhwc ? ws[1] : ws[3];
@@ -673,12 +944,11 @@ static void lowerConv(IRRewriter &rewriter, ConvIntegerOp op,
       },
       dot, op.getContext());
   if (!packed)
-    return;
+    return {};
 
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
   bool signedA = !inputType.getElementType().isUnsignedInteger();
-  Value input = toStorage(rewriter, loc, op.getInput());
+  Value input = toStorage(rewriter, loc, outer(op.getInput()));
   auto transpose = [&](Value value, ArrayRef<int64_t> perm) -> Value {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape;
@@ -691,13 +961,16 @@ static void lowerConv(IRRewriter &rewriter, ConvIntegerOp op,
   };
   if (!nhwc)
     input = transpose(input, {0, 2, 3, 1});
-  ArrayRef<int64_t> out = resultType.getShape();
+  ArrayRef<int64_t> out = cast<RankedTensorType>(op.getType()).getShape();
   int64_t outH = nhwc ? out[1] : out[2], outW = nhwc ? out[2] : out[3];
   int64_t rows = out[0] * outH * outW;
-  Value aZero = toStorage(rewriter, loc, op.getInputZeroPoint());
+  if (epilogue && (epilogue->padding != ArrayRef<int64_t>{0, 0, 0, 0}) && !nhwc)
+    return {};
+  Value aZero = toStorage(rewriter, loc, outer(op.getInputZeroPoint()));
   ProductEmitter emitter(rewriter, loc, dot,
                          getDotProduct(op->getParentOfType<ModuleOp>(), dot),
                          aZero, signedA, *packed, rows, f);
+  emitter.setEpilogue(epilogue);
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
   ConvGeometry geometry;
   geometry.padded = emitter.padInput(input, aZero, op.getPadding(), channels);
@@ -710,15 +983,156 @@ static void lowerConv(IRRewriter &rewriter, ConvIntegerOp op,
   geometry.dilationW = dilations[1];
   geometry.taps = kh * kw;
   geometry.quadsPerTap = quadsPerTap;
+  geometry.images = out[0];
+  geometry.filters = f;
   Value result = emitter.emitConv(geometry);
-  auto nhwcType =
-      RankedTensorType::get({out[0], outH, outW, f}, rewriter.getI32Type());
-  result = tensor::ExpandShapeOp::create(
-      rewriter, loc, nhwcType, result,
-      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
   if (!nhwc)
-    result = transpose(result, {0, 3, 1, 2});
-  rewriter.replaceOp(op, result);
+    return transpose(result, {0, 3, 1, 2});
+  if (result.getType() != resultType)
+    result =
+        UnrealizedConversionCastOp::create(rewriter, loc, resultType, result)
+            .getResult(0);
+  return result;
+}
+
+/// The kernel of an integer anchor (with `epilogue`, of type `resultType`).
+static Value lowerAnchor(IRRewriter &rewriter, Operation *anchor,
+                         OuterValue outer, const DotProduct &dot,
+                         const Epilogue *epilogue,
+                         RankedTensorType resultType) {
+  if (auto matmul = dyn_cast<MatMulIntegerOp>(anchor))
+    return lowerMatmul(rewriter, matmul, outer, dot, epilogue, resultType);
+  return lowerConv(rewriter, cast<ConvIntegerOp>(anchor), outer, dot, epilogue,
+                   resultType);
+}
+
+/// The epilogue of a fused group whose first op is an integer anchor, its
+/// operands prepared before the kernel (scalars read, columns and full
+/// operands collapsed), or nothing when an op or an operand is not one the
+/// kernel applies in registers.
+static std::optional<Epilogue> buildEpilogue(OpBuilder &b, FusedOp fused,
+                                             OuterValue outer) {
+  Block &body = fused.getBody().front();
+  Operation *anchor = &body.front();
+  auto anchorType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  ArrayRef<int64_t> shape = anchorType.getShape();
+  int64_t n = shape.back();
+  int64_t rows = anchorType.getNumElements() / std::max<int64_t>(n, 1);
+  Location loc = fused.getLoc();
+  Epilogue epilogue;
+  Value chain = anchor->getResult(0);
+  for (Operation &op : llvm::drop_begin(body.without_terminator())) {
+    // Constants the ops below read as attributes (the padding value).
+    if (isa<ConstantOp>(op))
+      continue;
+    // The padding of a float result, last (graph-pad-in-producer): pads of
+    // the image's rows and columns, NHWC.
+    if (auto pad = dyn_cast<PadOp>(op)) {
+      ArrayRef<int64_t> pads = pad.getPads();
+      Attribute value;
+      if (Value padValue = pad.getValue()) {
+        DenseElementsAttr elements;
+        if (!matchPattern(padValue, m_Constant(&elements)) ||
+            !elements.isSplat())
+          return std::nullopt;
+        value = elements.getSplatValue<Attribute>();
+      } else {
+        value = b.getF32FloatAttr(0.0f);
+      }
+      if (pad.getX() != chain || pad.getMode() != "constant" ||
+          shape.size() != 4 || pads.size() != 8 || pads[0] || pads[3] ||
+          pads[4] || pads[7] ||
+          !getElementTypeOrSelf(chain.getType()).isF32() ||
+          &op != body.getTerminator()->getPrevNode())
+        return std::nullopt;
+      epilogue.padding = {pads[1], pads[2], pads[5], pads[6]};
+      epilogue.padValue = value;
+      chain = pad.getOutput();
+      continue;
+    }
+    // The chain is the data operand, or either side of a binary op.
+    bool binary = isa<AddOp, SubOp, MulOp>(op);
+    if (!(binary ||
+          isa<DequantizeOp, ReluOp, ClipOp, FakeQuantizeOp, QuantizeOp>(op)) ||
+        op.getNumResults() != 1 || llvm::count(op.getOperands(), chain) != 1 ||
+        (!binary && op.getOperand(0) != chain))
+      return std::nullopt;
+    Epilogue::Step step{&op, {}};
+    for (Value operand : op.getOperands()) {
+      EpilogueOperand prepared;
+      auto type = cast<RankedTensorType>(operand.getType());
+      prepared.graphType = type.getElementType();
+      if (operand == chain) {
+        step.operands.push_back(prepared);
+        continue;
+      }
+      if (!type.hasStaticShape() ||
+          (operand.getDefiningOp() &&
+           operand.getDefiningOp()->getBlock() == &body))
+        return std::nullopt;
+      Value value = toStorage(b, loc, outer(operand));
+      ArrayRef<int64_t> dims = type.getShape();
+      if (type.getNumElements() == 1) {
+        prepared.kind = OperandKind::Scalar;
+        SmallVector<Value> origin(dims.size(),
+                                  arith::ConstantIndexOp::create(b, loc, 0));
+        prepared.value = tensor::ExtractOp::create(b, loc, value, origin);
+      } else if (dims.back() == n && type.getNumElements() == n) {
+        prepared.kind = OperandKind::Column;
+        prepared.value = collapseTo(b, loc, value, {n});
+      } else if (dims == shape) {
+        prepared.kind = OperandKind::Full;
+        prepared.value = collapseTo(b, loc, value, {rows, n});
+      } else {
+        return std::nullopt;
+      }
+      step.operands.push_back(prepared);
+    }
+    epilogue.steps.push_back(step);
+    chain = op.getResult(0);
+  }
+  Type resultType = getElementTypeOrSelf(chain.getType());
+  // The sums stay i32 only without a dequantization: nothing to gain.
+  if (!resultType.isF32() && !resultType.isInteger(8))
+    return std::nullopt;
+  epilogue.resultType =
+      resultType.isF32() ? resultType : IntegerType::get(b.getContext(), 8);
+  return epilogue;
+}
+
+/// A fused group of an integer anchor and its epilogue as one kernel, when
+/// both qualify; left to graph-lower-fused otherwise.
+static void lowerFusedGroup(IRRewriter &rewriter, FusedOp fused,
+                            const DotProduct &dot) {
+  Block &body = fused.getBody().front();
+  Operation *anchor = &body.front();
+  auto outer = [&](Value value) -> Value {
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &body)
+      return fused.getOperand(arg.getArgNumber());
+    return value;
+  };
+  rewriter.setInsertionPoint(fused);
+  // Built first, as the kernel reads what it prepares; erased when the
+  // kernel does not qualify.
+  Block *block = fused->getBlock();
+  Operation *before = fused->getPrevNode();
+  std::optional<Epilogue> epilogue = buildEpilogue(rewriter, fused, outer);
+  Value result;
+  if (epilogue)
+    result = lowerAnchor(rewriter, anchor, outer, dot, &*epilogue,
+                         cast<RankedTensorType>(fused.getType(0)));
+  if (result) {
+    rewriter.replaceOp(fused, result);
+    return;
+  }
+  // Nothing made is used: erase it, last first.
+  for (Operation *op = fused->getPrevNode(); op && op != before;) {
+    Operation *previous = op->getPrevNode();
+    rewriter.eraseOp(op);
+    op = previous;
+  }
+  (void)block;
 }
 
 struct GraphLowerIntegerMatmulPass
@@ -741,15 +1155,29 @@ struct GraphLowerIntegerMatmulPass
       return;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<MatMulIntegerOp, ConvIntegerOp>(op))
+      if (auto fused = dyn_cast<FusedOp>(op)) {
+        Block &body = fused.getBody().front();
+        if (fused->getNumResults() == 1 && !body.empty() &&
+            isa<MatMulIntegerOp, ConvIntegerOp>(body.front()))
+          ops.push_back(op);
+        return;
+      }
+      if (isa<MatMulIntegerOp, ConvIntegerOp>(op) &&
+          !op->getParentOfType<FusedOp>())
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
-      if (auto matmul = dyn_cast<MatMulIntegerOp>(op))
-        lowerMatmul(rewriter, matmul, *dot);
-      else
-        lowerConv(rewriter, cast<ConvIntegerOp>(op), *dot);
+      if (auto fused = dyn_cast<FusedOp>(op)) {
+        lowerFusedGroup(rewriter, fused, *dot);
+        continue;
+      }
+      rewriter.setInsertionPoint(op);
+      Value result = lowerAnchor(
+          rewriter, op, [](Value value) { return value; }, *dot, nullptr,
+          cast<RankedTensorType>(op->getResult(0).getType()));
+      if (result)
+        rewriter.replaceOp(op, result);
     }
   }
 

@@ -104,29 +104,34 @@ func.func @runtime_weights(%a: tensor<4x2xui8>, %b: tensor<2x2xi8>, %az: tensor<
 // compile time (column sums 27 = 3 x 3 x 3 ones). The input is padded once
 // with its zero point (padding adds nothing) and its channels to a whole
 // word; the kernel reads a word per row and tap in place, a loop over the
-// taps around one over a tap's words. Blocks of 8 output pixels, then the
-// last one alone. With pmaddwd (AVX2), the input is widened to i16 first.
+// taps around one over a tap's words. Blocks stay in one row of the output
+// image: here the 5 pixels of each of its 5 rows; with pmaddwd (AVX2, input
+// widened to i16 first) blocks of 4, then one of 1.
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK:       arith.constant dense<{{.*}}> : tensor<2x9x16xi32>
 // CHECK:       arith.constant dense<[27, 27, 27, 27, 0, {{.*}}]> : tensor<32xi32>
 // CHECK:       %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 1]
 // CHECK:       } : tensor<1x5x5x3xi8> to tensor<1x7x7x4xi8>
-// CHECK:       scf.forall (%{{.*}}) in (3)
+// CHECK:       scf.forall (%{{.*}}) in (5) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x5x5x4xi32>)
+// CHECK:         tensor.extract_slice {{.*}} [1, 1, 5, 4] [1, 1, 1, 1] : tensor<1x5x5x4xi32> to tensor<5x4xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             vector.transfer_read %[[PAD]]{{.*}} : tensor<1x7x7x4xi8>, vector<4xi8>
 // CHECK:             vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
 // CHECK:             llvm.call @llvm.x86.avx512.vpdpbusd.512
-// CHECK:       scf.forall (%{{.*}}) in (1)
-// CHECK:       tensor.expand_shape {{.*}} : tensor<25x4xi32> into tensor<1x5x5x4xi32>
+// CHECK:         tensor.parallel_insert_slice {{.*}} [1, 1, 5, 4] [1, 1, 1, 1] : tensor<5x4xi32> into tensor<1x5x5x4xi32>
+// CHECK-NOT:   scf.forall
+// CHECK:       return
 // AVX2-LABEL: func.func @conv_nhwc
 // AVX2:       linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x5x3xi16>)
 // AVX2:         arith.extui %{{.*}} : i8 to i16
 // AVX2:       tensor.pad
 // AVX2:       } : tensor<1x5x5x3xi16> to tensor<1x7x7x4xi16>
-// AVX2:       scf.forall (%{{.*}}) in (6)
+// AVX2:       scf.forall (%{{.*}}) in (5)
 // AVX2:             vector.transfer_read {{.*}} : tensor<1x7x7x4xi16>, vector<2xi16>
 // AVX2:             llvm.call @llvm.x86.avx2.pmadd.wd
+// AVX2:       scf.forall (%{{.*}}) in (5)
+// AVX2:         tensor.extract_slice {{.*}} [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x5x5x4xi32> to tensor<1x4xi32>
 // SSE-LABEL: func.func @conv_nhwc
 // SSE:       graph.conv_integer
 func.func @conv_nhwc(%x: tensor<1x5x5x3xui8>, %xz: tensor<ui8>) -> tensor<1x5x5x4xi32> {
@@ -152,4 +157,86 @@ func.func @conv_nchw(%x: tensor<1x3x5x5xui8>, %xz: tensor<ui8>, %g: tensor<1x4x5
   %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x5x5xui8>, tensor<4x3x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x5x5xi32>
   %1 = graph.conv_integer %g, %wg, %xz, %wz {dilations = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x5xui8>, tensor<4x2x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x5x5xi32>
   return %0, %1 : tensor<1x4x5x5xi32>, tensor<1x4x5x5xi32>
+}
+
+// -----
+
+// A fused group of an integer convolution and its epilogue is one kernel:
+// each vector of sums is dequantized (sitofp, minus the zero point, times
+// the scale per filter), the bias per filter added, Relu taken and the
+// result quantized (round half to even, clamped by maxnumf/minnumf, to u8)
+// in registers; bytes are stored. The i32 sums never reach memory.
+// CHECK-LABEL: func.func @fused_epilogue
+// CHECK-NOT:   graph.fused
+// CHECK:       scf.forall
+// CHECK:         llvm.call @llvm.x86.avx512.vpdpbusd.512
+// CHECK:         arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK:         arith.subf
+// CHECK:         arith.mulf
+// CHECK:         vector.transfer_read %{{.*}} : tensor<16xf32>, vector<16xf32>
+// CHECK:         arith.addf
+// CHECK:         arith.maximumf
+// CHECK:         arith.divf
+// CHECK:         math.roundeven
+// CHECK:         arith.maxnumf
+// CHECK:         arith.minnumf
+// CHECK:         arith.fptoui %{{.*}} : vector<16xf32> to vector<16xi8>
+// CHECK:         vector.transfer_write %{{.*}} : vector<16xi8>, tensor<4x16xi8>
+// CHECK:       builtin.unrealized_conversion_cast %{{.*}} : tensor<1x4x4x16xi8> to tensor<1x4x4x16xui8>
+// CHECK-NOT:   graph.
+func.func @fused_epilogue(%x: tensor<1x4x4x8xui8>) -> tensor<1x4x4x16xui8> {
+  %w = graph.constant dense<1> : tensor<1x1x8x16xi8>
+  %z = graph.constant dense<3> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.5> : tensor<1x1x16xf32>
+  %z32 = graph.constant dense<0> : tensor<i32>
+  %b = graph.constant dense<0.25> : tensor<1x1x16xf32>
+  %ys = graph.constant dense<0.1> : tensor<f32>
+  %0 = graph.fused "conv_integer_dequantize_add_relu_quantize"(%x, %w, %z, %wz, %s, %z32, %b, %ys) : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>, tensor<1x1x16xf32>, tensor<i32>, tensor<1x1x16xf32>, tensor<f32>) -> tensor<1x4x4x16xui8> {
+  ^bb0(%a0: tensor<1x4x4x8xui8>, %a1: tensor<1x1x8x16xi8>, %a2: tensor<ui8>, %a3: tensor<i8>, %a4: tensor<1x1x16xf32>, %a5: tensor<i32>, %a6: tensor<1x1x16xf32>, %a7: tensor<f32>):
+    %c = graph.conv_integer %a0, %a1, %a2, %a3 {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x4x16xi32>
+    %d = graph.dequantize %c, %a4, %a5 : (tensor<1x4x4x16xi32>, tensor<1x1x16xf32>, tensor<i32>) -> tensor<1x4x4x16xf32>
+    %e = graph.add %d, %a6 : (tensor<1x4x4x16xf32>, tensor<1x1x16xf32>) -> tensor<1x4x4x16xf32>
+    %r = graph.relu %e : tensor<1x4x4x16xf32>
+    %q = graph.quantize %r, %a7, %a2 : (tensor<1x4x4x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x4x16xui8>
+    graph.yield %q : tensor<1x4x4x16xui8>
+  }
+  return %0 : tensor<1x4x4x16xui8>
+}
+
+// -----
+
+// A result padded for the next kernel's window (graph-pad-in-producer,
+// here with -inf for a max pool): the border alone is filled, then each
+// block of a row of the image written at its place in the padded result.
+// A group whose epilogue has an op the kernel does not apply in registers
+// (sigmoid) is left to graph-lower-fused.
+// CHECK-LABEL: func.func @padded_result
+// CHECK:       %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:       linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x1x6x16xf32>)
+// CHECK:       scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x6x6x16xf32>)
+// CHECK:         tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 1, 4, 16] [1, 1, 1, 1] : tensor<4x16xf32> into tensor<1x6x6x16xf32>
+// CHECK:       graph.fused "conv_integer_dequantize_sigmoid"
+func.func @padded_result(%x: tensor<1x4x4x8xui8>) -> (tensor<1x6x6x16xf32>, tensor<1x4x4x16xf32>) {
+  %w = graph.constant dense<1> : tensor<1x1x8x16xi8>
+  %z = graph.constant dense<3> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z32 = graph.constant dense<0> : tensor<i32>
+  %0 = graph.fused "conv_integer_dequantize"(%x, %w, %z, %wz, %s, %z32) : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>, tensor<f32>, tensor<i32>) -> tensor<1x6x6x16xf32> {
+  ^bb0(%a0: tensor<1x4x4x8xui8>, %a1: tensor<1x1x8x16xi8>, %a2: tensor<ui8>, %a3: tensor<i8>, %a4: tensor<f32>, %a5: tensor<i32>):
+    %c = graph.conv_integer %a0, %a1, %a2, %a3 {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x4x16xi32>
+    %d = graph.dequantize %c, %a4, %a5 : (tensor<1x4x4x16xi32>, tensor<f32>, tensor<i32>) -> tensor<1x4x4x16xf32>
+    %inf = graph.constant dense<0xFF800000> : tensor<f32>
+    %p = graph.pad %d, %inf {pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>} : (tensor<1x4x4x16xf32>, tensor<f32>) -> tensor<1x6x6x16xf32>
+    graph.yield %p : tensor<1x6x6x16xf32>
+  }
+  %1 = graph.fused "conv_integer_dequantize_sigmoid"(%x, %w, %z, %wz, %s, %z32) : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>, tensor<f32>, tensor<i32>) -> tensor<1x4x4x16xf32> {
+  ^bb0(%a0: tensor<1x4x4x8xui8>, %a1: tensor<1x1x8x16xi8>, %a2: tensor<ui8>, %a3: tensor<i8>, %a4: tensor<f32>, %a5: tensor<i32>):
+    %c = graph.conv_integer %a0, %a1, %a2, %a3 {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x8xui8>, tensor<1x1x8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x4x16xi32>
+    %d = graph.dequantize %c, %a4, %a5 : (tensor<1x4x4x16xi32>, tensor<f32>, tensor<i32>) -> tensor<1x4x4x16xf32>
+    %g = graph.sigmoid %d : tensor<1x4x4x16xf32>
+    graph.yield %g : tensor<1x4x4x16xf32>
+  }
+  return %0, %1 : tensor<1x6x6x16xf32>, tensor<1x4x4x16xf32>
 }

@@ -409,8 +409,11 @@ def qdq_conv_chain(dtype=np.uint8):
     max pool, 36 to 12 (3 x 3, dilation 2, uneven padding); Relu after the
     first and last. graph-convert-layout makes them NHWC integer
     convolutions between which the activations stay 8-bit, on the integer
-    kernels: the output pixels (9 x 8 = 72, then 4 x 4 = 16: not multiples
-    of a block) are the rows, the filters the columns. The reference
+    kernels: the output pixels (rows of 8, then 5) are the rows, the
+    filters the columns; each kernel applies what follows it (the
+    dequantization, bias, Relu, the quantization) to its sums in registers,
+    and the second writes its result padded for the max pool (3 x 3,
+    stride 2, padding 1) after it. The reference
     requantizes each layer's exact integer sums in float64; within one step
     of its output."""
     info = np.iinfo(dtype)
@@ -442,12 +445,18 @@ def qdq_conv_chain(dtype=np.uint8):
                 helper.make_node("DequantizeLinear", ["q2", f"ys1", f"yz1"],
                                  ["d_pool"]),
                 helper.make_node("MaxPool", ["d_pool"], ["p"],
-                                 kernel_shape=[2, 2], strides=[2, 2]),
+                                 kernel_shape=[3, 3], strides=[2, 2],
+                                 pads=[1, 1, 1, 1]),
                 helper.make_node("QuantizeLinear", ["p", "ys1", "yz1"],
                                  ["pooled"])]
+            # 3 x 3, stride 2, padding 1 (never the maximum).
             n_, c_, h_, w_ = q.shape
-            q = q[:, :, :h_ // 2 * 2, :w_ // 2 * 2].reshape(
-                n_, c_, h_ // 2, 2, w_ // 2, 2).max(axis=(3, 5))
+            padded = np.pad(q.astype(np.int64), ((0, 0), (0, 0), (1, 1), (1, 1)),
+                            constant_values=-1 << 20)
+            oh_, ow_ = (h_ - 1) // 2 + 1, (w_ - 1) // 2 + 1
+            q = np.stack([padded[:, :, i:i + 2 * oh_ - 1:2, j:j + 2 * ow_ - 1:2]
+                          for i in range(3) for j in range(3)]).max(axis=0)
+            q = q.astype(dtype)
         nodes += [
             helper.make_node("DequantizeLinear",
                              [prev, "xs" if i == 0 else f"ys{i - 1}",
@@ -487,6 +496,66 @@ def qdq_conv_chain(dtype=np.uint8):
 def qdq_conv_chain_signed():
     """The same with int8 activations: offset into u8 for vpdpbusd."""
     return qdq_conv_chain(np.int8)
+
+
+def qdq_conv_depthwise():
+    """A pointwise convolution in the QDQ form (on the integer kernel, its
+    epilogue in registers) whose result, quantized and dequantized, feeds a
+    depthwise 3 x 3 convolution with padding 1 (float: graph-qdq-to-integer
+    leaves depthwise convolutions alone): the integer kernel writes its
+    result with the zero border the depthwise convolution reads. Within one
+    step of the float64 reference."""
+    x = rng.standard_normal((1, 8, 9, 11)).astype(np.float32)
+    xs, xz = np.float32(0.03), np.uint8(128)
+    w = rng.integers(-127, 128, (24, 8, 1, 1)).astype(np.int8)
+    ws = (rng.random(24) * 0.01 + 0.002).astype(np.float32)
+    b = rng.integers(-500, 500, 24).astype(np.int32)
+    bs = (xs * ws).astype(np.float32)
+    ms, mz = np.float32(0.02), np.uint8(0)
+    dw = rng.integers(-127, 128, (24, 1, 3, 3)).astype(np.int8)
+    dws = (rng.random(24) * 0.01 + 0.002).astype(np.float32)
+    ys, yz = np.float32(0.05), np.uint8(100)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"], axis=0),
+        helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"]),
+        helper.make_node("Clip", ["c", "lo", "hi"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "ms", "mz"], ["mq"]),
+        helper.make_node("DequantizeLinear", ["mq", "ms", "mz"], ["md"]),
+        helper.make_node("DequantizeLinear", ["dw", "dws", "dwz"], ["dwd"],
+                         axis=0),
+        helper.make_node("Conv", ["md", "dwd"], ["d"], group=24,
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("QuantizeLinear", ["d", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    xq = quantize(x, xs, np.array(xz), np.uint8)
+    acc = conv_integer(xq.astype(np.int64) - int(xz), w, 1, [1, 1],
+                       [0, 0, 0, 0], [1, 1])
+    real = acc * (np.float64(xs) * ws.astype(np.float64))[:, None, None] + \
+        (b * bs.astype(np.float64))[:, None, None]
+    real = np.clip(real, 0.0, 6.0)
+    mq = np.clip(np.rint(real / np.float64(ms)) + int(mz), 0, 255)
+    md = (mq - int(mz)) * np.float64(ms)
+    dwd = dw.astype(np.float64) * dws.astype(np.float64)[:, None, None, None]
+    padded = np.pad(md, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    d = np.zeros_like(md)
+    for i in range(3):
+        for j in range(3):
+            d += padded[:, :, i:i + 9, j:j + 11] * dwd[None, :, 0, i, j, None, None]
+    y = (np.clip(np.rint(d / np.float64(ys)) + int(yz), 0, 255) - int(yz)) * \
+        np.float64(ys)
+    m = make(nodes, [("x", x)], [("y", np.float32)],
+             [("w", w), ("ws", ws), ("wz", np.zeros(24, np.int8)),
+              ("b", b), ("bs", bs), ("bz", np.zeros(24, np.int32)),
+              ("lo", np.array(np.float32(0))), ("hi", np.array(np.float32(6))),
+              ("dw", dw), ("dws", dws), ("dwz", np.zeros(24, np.int8)),
+              ("xs", np.array(xs)), ("xz", np.array(xz)),
+              ("ms", np.array(ms)), ("mz", np.array(mz)),
+              ("ys", np.array(ys)), ("yz", np.array(yz))])
+    return m, {"x": x}, {"y": y}, per_output({"y": ys * 1.001})
 
 
 def qdq_wide_weights():
@@ -533,13 +602,15 @@ MODELS = {f.__name__: f for f in [
     qdq_axis, qlinear_conv, conv_integer_1d, matmul_integer, qlinear_matmul,
     dynamic_quantize, int8_gemm_tails, int8_gemm_signed,
     int8_gemm_wide_weights, dynamic_quantize_matmul, qdq_linear, qdq_gemm,
-    qdq_conv, qdq_conv_chain, qdq_conv_chain_signed, qdq_wide_weights,
+    qdq_conv, qdq_conv_chain, qdq_conv_chain_signed, qdq_conv_depthwise,
+    qdq_wide_weights,
     blocked, wrong_axis]}
 CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
            "qlinear_matmul", "dynamic_quantize", "int8_gemm_tails",
            "int8_gemm_signed", "int8_gemm_wide_weights",
            "dynamic_quantize_matmul", "qdq_linear", "qdq_gemm", "qdq_conv",
-           "qdq_conv_chain", "qdq_conv_chain_signed", "qdq_wide_weights"]
+           "qdq_conv_chain", "qdq_conv_chain_signed", "qdq_conv_depthwise",
+           "qdq_wide_weights"]
 # This machine's code (vpdpbusd on an AVX-512 VNNI host), AVX2's (pmaddwd)
 # and, on a VNNI host, its own without VNNI (AVX-512 pmaddwd).
 VARIANTS = ((), ("--target-cpu=haswell",))
