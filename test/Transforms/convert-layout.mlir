@@ -398,3 +398,37 @@ func.func @integer_convs(%x: tensor<1x4x6x6xui8>) -> tensor<1x2x6x6xi32> {
   %c2 = graph.conv_integer %q, %w2, %xz, %z2 {dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x6x6xui8>, tensor<2x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x2x6x6xi32>
   return %c2 : tensor<1x2x6x6xi32>
 }
+
+// -----
+
+// A quantized block's input feeds a quantization for the next integer
+// convolution and, dequantized (fake_quantize), the residual add: two users
+// whose results leave them, but one of them only into a layout change back
+// that cancels once it has moved. The transpose splits and sinks into both,
+// so that the block stays NHWC and only the output changes layout.
+// CHECK-LABEL: func.func @quantized_shortcut
+// CHECK:       graph.transpose %{{.*}} : (tensor<1x4x6x6xui8>) -> tensor<1x6x6x4xui8>
+// CHECK-NOT:   graph.transpose
+// CHECK:       %[[P:.*]] = graph.max_pool2d {{.*}} -> tensor<1x6x6x4xf32>
+// CHECK-DAG:   graph.quantize %[[P]]
+// CHECK-DAG:   graph.fake_quantize %[[P]]
+// CHECK-NOT:   graph.transpose
+// CHECK:       graph.add {{.*}} : (tensor<1x6x6x4xf32>, tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+// CHECK:       graph.transpose %{{.*}} : (tensor<1x6x6x4xf32>) -> tensor<1x4x6x6xf32>
+// CHECK-NEXT:  return
+func.func @quantized_shortcut(%x: tensor<1x4x6x6xui8>) -> tensor<1x4x6x6xf32> {
+  %z = graph.constant dense<128> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z32 = graph.constant dense<0> : tensor<i32>
+  %w = graph.constant dense<1> : tensor<4x4x3x3xi8>
+  %c0 = graph.conv_integer %x, %w, %z, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x6x6xui8>, tensor<4x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x6x6xi32>
+  %d0 = graph.dequantize %c0, %s, %z32 : (tensor<1x4x6x6xi32>, tensor<f32>, tensor<i32>) -> tensor<1x4x6x6xf32>
+  %p = graph.max_pool2d %d0 {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %q = graph.quantize %p, %s, %z : (tensor<1x4x6x6xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  %shortcut = graph.fake_quantize %p, %s, %z : (tensor<1x4x6x6xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x6x6xf32>
+  %c1 = graph.conv_integer %q, %w, %z, %wz {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x6x6xui8>, tensor<4x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x6x6xi32>
+  %d1 = graph.dequantize %c1, %s, %z32 : (tensor<1x4x6x6xi32>, tensor<f32>, tensor<i32>) -> tensor<1x4x6x6xf32>
+  %sum = graph.add %d1, %shortcut : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %sum : tensor<1x4x6x6xf32>
+}

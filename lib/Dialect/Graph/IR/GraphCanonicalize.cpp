@@ -475,6 +475,18 @@ struct SinkTransposeThroughBatchNorm : public OpRewritePattern<TransposeOp> {
   CountsAsUser counts;
 };
 
+/// Whether `op` is a transpose that undoes the permutation `perm`: the two
+/// compose to the identity.
+static bool undoes(Operation *op, ArrayRef<int64_t> perm) {
+  auto transpose = dyn_cast<TransposeOp>(op);
+  if (!transpose || transpose.getPerm().size() != perm.size())
+    return false;
+  for (auto [i, q] : llvm::enumerate(transpose.getPerm()))
+    if (q < 0 || q >= int64_t(perm.size()) || perm[q] != int64_t(i))
+      return false;
+  return true;
+}
+
 /// A transpose read by several ops, each of which it could move past on its
 /// own, becomes one transpose per user, each of which then sinks: SiLU
 /// reads a layout change twice (x * sigmoid(x)), and a squeeze-excitation's
@@ -515,8 +527,11 @@ struct SplitTransposeAmongUsers : public OpRewritePattern<TransposeOp> {
         if (!UnpermutedOperand(operand, perm))
           return failure();
       }
+      // A transpose that undoes `perm` does not count: once `user` has
+      // sunk the layout change, the two cancel (a quantization of a value
+      // that a convolution in the other layout reads).
       if (llvm::any_of(getCountedUsers(user, counts), [&](Operation *next) {
-            return !userSet.contains(next);
+            return !userSet.contains(next) && !undoes(next, perm);
           }))
         ++leaving;
     }

@@ -558,6 +558,96 @@ def qdq_conv_depthwise():
     return m, {"x": x}, {"y": y}, per_output({"y": ys * 1.001})
 
 
+def qdq_residual():
+    """A residual block in the QDQ form, as quantize_static writes ResNet's
+    first: conv and Relu, a max pool (3 x 3, stride 1, padding 1) whose
+    quantized output is the block's input, conv and Relu, conv, the block's
+    input (dequantized) added, Relu, the sum quantized. The last
+    convolution's kernel applies its dequantization, the bias, the
+    quantization undone, the shortcut (read per element) and Relu in
+    registers. Within one step of the float64 reference."""
+    c = 16
+    x = rng.standard_normal((1, c, 7, 9)).astype(np.float32)
+    scales = {"x": (np.float32(0.04), np.uint8(120)),
+              "a": (np.float32(0.03), np.uint8(0)),
+              "p": (np.float32(0.03), np.uint8(0)),
+              "m": (np.float32(0.03), np.uint8(0)),
+              "c": (np.float32(0.05), np.uint8(128)),
+              "y": (np.float32(0.06), np.uint8(0))}
+    inits = []
+    for name, (scale, zero) in scales.items():
+        inits += [(name + "s", np.array(scale)), (name + "z", np.array(zero))]
+
+    def qdq(src, name, out):
+        return [helper.make_node("QuantizeLinear", [src, name + "s", name + "z"],
+                                 [out + "_q"]),
+                helper.make_node("DequantizeLinear",
+                                 [out + "_q", name + "s", name + "z"], [out])]
+
+    def requantize(real, name):
+        scale, zero = scales[name]
+        q = np.clip(np.rint(real / np.float64(scale)) + int(zero), 0, 255)
+        return q.astype(np.int64)
+
+    def real(q, name):
+        scale, zero = scales[name]
+        return (q - int(zero)) * np.float64(scale)
+
+    nodes = qdq("x", "x", "xd")
+    convs = []
+    for i, (src, src_name) in enumerate([("xd", "x"), ("pd", "p"),
+                                         ("md", "m")]):
+        w = rng.integers(-127, 128, (c, c, 3, 3)).astype(np.int8)
+        ws = (rng.random(c) * 0.003 + 0.001).astype(np.float32)
+        b = rng.integers(-2000, 2000, c).astype(np.int32)
+        bs = (scales[src_name][0] * ws).astype(np.float32)
+        inits += [(f"w{i}", w), (f"ws{i}", ws), (f"wz{i}", np.zeros(c, np.int8)),
+                  (f"b{i}", b), (f"bs{i}", bs), (f"bz{i}", np.zeros(c, np.int32))]
+        convs.append((w, ws, b, bs, src_name))
+        nodes += [
+            helper.make_node("DequantizeLinear", [f"w{i}", f"ws{i}", f"wz{i}"],
+                             [f"wd{i}"], axis=0),
+            helper.make_node("DequantizeLinear", [f"b{i}", f"bs{i}", f"bz{i}"],
+                             [f"bd{i}"], axis=0),
+            helper.make_node("Conv", [src, f"wd{i}", f"bd{i}"], [f"c{i}"],
+                             pads=[1, 1, 1, 1])]
+        if i == 0:
+            nodes += [helper.make_node("Relu", ["c0"], ["r0"])] + \
+                qdq("r0", "a", "ad") + \
+                [helper.make_node("MaxPool", ["ad"], ["pool"],
+                                  kernel_shape=[3, 3], pads=[1, 1, 1, 1])] + \
+                qdq("pool", "p", "pd")
+        elif i == 1:
+            nodes += [helper.make_node("Relu", ["c1"], ["r1"])] + \
+                qdq("r1", "m", "md")
+        else:
+            nodes += qdq("c2", "c", "cd") + [
+                helper.make_node("Add", ["cd", "pd"], ["s"]),
+                helper.make_node("Relu", ["s"], ["r"])] + qdq("r", "y", "y")
+
+    def conv(q, i):
+        w, ws, b, bs, src_name = convs[i]
+        acc = conv_integer(q - int(scales[src_name][1]), w, 1, [1, 1],
+                           [1, 1, 1, 1], [1, 1])
+        return acc * (np.float64(scales[src_name][0]) *
+                      ws.astype(np.float64))[:, None, None] + \
+            (b * bs.astype(np.float64))[:, None, None]
+
+    xq = quantize(x, scales["x"][0], np.array(scales["x"][1]),
+                  np.uint8).astype(np.int64)
+    a = requantize(np.maximum(conv(xq, 0), 0), "a")
+    padded = np.pad(a, ((0, 0), (0, 0), (1, 1), (1, 1)),
+                    constant_values=-1 << 20)
+    pool = np.stack([padded[:, :, i:i + 7, j:j + 9]
+                     for i in range(3) for j in range(3)]).max(axis=0)
+    p = requantize(real(pool, "a"), "p")
+    m = requantize(np.maximum(conv(p, 1), 0), "m")
+    cq = requantize(conv(m, 2), "c")
+    y = real(requantize(np.maximum(real(cq, "c") + real(p, "p"), 0), "y"), "y")
+    model = make(nodes, [("x", x)], [("y", np.float32)], inits)
+    return model, {"x": x}, {"y": y}, per_output({"y": scales["y"][0] * 1.001})
+
+
 def qdq_wide_weights():
     """uint8 weights with zero point 0 (centered values up to 255): taken
     for pmaddwd's 16 bits, left to the float path with VNNI's 8."""
@@ -603,14 +693,14 @@ MODELS = {f.__name__: f for f in [
     dynamic_quantize, int8_gemm_tails, int8_gemm_signed,
     int8_gemm_wide_weights, dynamic_quantize_matmul, qdq_linear, qdq_gemm,
     qdq_conv, qdq_conv_chain, qdq_conv_chain_signed, qdq_conv_depthwise,
-    qdq_wide_weights,
+    qdq_residual, qdq_wide_weights,
     blocked, wrong_axis]}
 CHECKED = ["qdq_axis", "qlinear_conv", "conv_integer_1d", "matmul_integer",
            "qlinear_matmul", "dynamic_quantize", "int8_gemm_tails",
            "int8_gemm_signed", "int8_gemm_wide_weights",
            "dynamic_quantize_matmul", "qdq_linear", "qdq_gemm", "qdq_conv",
            "qdq_conv_chain", "qdq_conv_chain_signed", "qdq_conv_depthwise",
-           "qdq_wide_weights"]
+           "qdq_residual", "qdq_wide_weights"]
 # This machine's code (vpdpbusd on an AVX-512 VNNI host), AVX2's (pmaddwd)
 # and, on a VNNI host, its own without VNNI (AVX-512 pmaddwd).
 VARIANTS = ((), ("--target-cpu=haswell",))
