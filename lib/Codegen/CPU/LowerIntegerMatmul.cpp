@@ -201,11 +201,19 @@ struct Epilogue {
 /// NHWC, channels rounded up to whole words. Row m of the product is output
 /// pixel (n, oh, ow); its K words are those of the channels at each kernel
 /// tap (kh, kw), at input pixel (oh * sh + kh * dh, ow * sw + kw * dw).
+///
+/// With few channels (an image's 3: most of a word would pad), a tap is a
+/// whole row of the kernel instead (`rowTaps`, dilation 1 along W): its KW x
+/// C elements are consecutive in the input, read as words from the padded
+/// input's rows (W and C collapsed into one dimension, `padded` then 3-D).
 struct ConvGeometry {
   Value padded;
   int64_t outH, outW, kernelW, strideH, strideW, dilationH, dilationW;
-  /// Kernel taps (KH x KW) and words per tap.
+  /// Kernel taps (KH x KW, or KH with rowTaps) and words per tap.
   int64_t taps, quadsPerTap;
+  bool rowTaps = false;
+  /// Input channels (the elements of one input pixel, with rowTaps).
+  int64_t channels = 0;
   /// The output: images and filters.
   int64_t images, filters;
 };
@@ -281,9 +289,10 @@ public:
   /// signed values offset into u8 for vpdpbusd, widened to i16 for pmaddwd,
   /// then padded with the zero point (so that padding adds nothing) on
   /// `padding` ([top, left, bottom, right]) and on the channels to
-  /// `channels`.
+  /// `channels`, then `extraColumns` more columns on the right (the last
+  /// word of a kernel row may read past its last pixel).
   Value padInput(Value x, Value aZero, ArrayRef<int64_t> padding,
-                 int64_t channels) {
+                 int64_t channels, int64_t extraColumns = 0) {
     auto type = cast<RankedTensorType>(x.getType());
     Type element = operandType.getElementType();
     SmallVector<Value> origin(cast<RankedTensorType>(aZero.getType()).getRank(),
@@ -309,7 +318,7 @@ public:
     }
     ArrayRef<int64_t> shape = type.getShape();
     SmallVector<int64_t> low = {0, padding[0], padding[1], 0};
-    SmallVector<int64_t> high = {0, padding[2], padding[3],
+    SmallVector<int64_t> high = {0, padding[2], padding[3] + extraColumns,
                                  channels - shape[3]};
     if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
         llvm::all_of(high, [](int64_t v) { return v == 0; }))
@@ -553,14 +562,24 @@ private:
         VectorType::get({dot.rowsPerWord}, operandType.getElementType());
     auto oneWord = VectorType::get({1}, b.getI32Type());
     return emitLoop(conv->taps, initial, [&](Value tap, ValueRange acc) {
-      Value kw = arith::RemUIOp::create(b, loc, tap, index(conv->kernelW));
-      Value kh = arith::DivUIOp::create(b, loc, tap, index(conv->kernelW));
+      // A kernel row's words start at its first pixel's first element.
+      Value kw = conv->rowTaps
+                     ? index(0)
+                     : arith::RemUIOp::create(b, loc, tap, index(conv->kernelW))
+                           .getResult();
+      Value kh = conv->rowTaps
+                     ? tap
+                     : arith::DivUIOp::create(b, loc, tap, index(conv->kernelW))
+                           .getResult();
       Value offsetH = arith::MulIOp::create(b, loc, kh, index(conv->dilationH));
       Value offsetW = arith::MulIOp::create(b, loc, kw, index(conv->dilationW));
       SmallVector<Value> inputH, inputW;
       for (const RowOrigin &origin : origins) {
         inputH.push_back(arith::AddIOp::create(b, loc, origin.inputH, offsetH));
-        inputW.push_back(arith::AddIOp::create(b, loc, origin.inputW, offsetW));
+        Value w = arith::AddIOp::create(b, loc, origin.inputW, offsetW);
+        if (conv->rowTaps)
+          w = arith::MulIOp::create(b, loc, w, index(conv->channels));
+        inputW.push_back(w);
       }
       Value firstQuad =
           arith::MulIOp::create(b, loc, tap, index(conv->quadsPerTap));
@@ -570,9 +589,13 @@ private:
             Value channel = arith::MulIOp::create(b, loc, quadOfTap,
                                                   index(dot.rowsPerWord));
             return emitStep(acc, firstVector, quad, [&](int64_t r) -> Value {
+              SmallVector<Value> indices = {origins[r].image, inputH[r],
+                                            inputW[r], channel};
+              if (conv->rowTaps)
+                indices = {origins[r].image, inputH[r],
+                           arith::AddIOp::create(b, loc, inputW[r], channel)};
               Value elements = vector::TransferReadOp::create(
-                  b, loc, wordType, conv->padded,
-                  ValueRange{origins[r].image, inputH[r], inputW[r], channel},
+                  b, loc, wordType, conv->padded, indices,
                   arith::ConstantIntOp::create(b, loc,
                                                operandType.getElementType(), 0),
                   ArrayRef<bool>{true});
@@ -929,15 +952,23 @@ static Value lowerConv(IRRewriter &rewriter, ConvIntegerOp op, OuterValue outer,
   int64_t kh = nhwc ? ws[0] : ws[2], kw = nhwc ? ws[1] : ws[3];
   int64_t c = nhwc ? ws[2] : ws[1], f = nhwc ? ws[3] : ws[0];
   bool perFilter = wZero->getNumElements() != 1;
-  int64_t quadsPerTap = (c + dot.rowsPerWord - 1) / dot.rowsPerWord;
-  int64_t channels = quadsPerTap * dot.rowsPerWord;
+  ArrayRef<int64_t> dilations = op.getDilations();
+  // A tap per kernel row where channels would mostly pad a word.
+  bool rowTaps = c % dot.rowsPerWord != 0 && kw > 1 && dilations[1] == 1;
+  int64_t tapElements = rowTaps ? kw * c : c;
+  int64_t quadsPerTap = (tapElements + dot.rowsPerWord - 1) / dot.rowsPerWord;
+  int64_t wordsOfTap = quadsPerTap * dot.rowsPerWord;
+  int64_t channels = rowTaps ? c : wordsOfTap;
+  int64_t taps = rowTaps ? kh : kh * kw;
   std::optional<PackedWeights> packed = packWeights(
-      kh * kw * channels, f,
+      taps * wordsOfTap, f,
       [&](int64_t row, int64_t filter) -> int64_t {
-        int64_t tap = row / channels, channel = row % channels;
-        if (channel >= c)
+        int64_t tap = row / wordsOfTap, element = row % wordsOfTap;
+        if (element >= tapElements)
           return 0;
-        int64_t y = tap / kw, x = tap % kw;
+        int64_t y = rowTaps ? tap : tap / kw;
+        int64_t x = rowTaps ? element / c : tap % kw;
+        int64_t channel = rowTaps ? element % c : element;
         int64_t position = nhwc ? ((y * kw + x) * c + channel) * f + filter
                                 : ((filter * c + channel) * kh + y) * kw + x;
         return w->getInt(position) - wZero->getInt(perFilter ? filter : 0);
@@ -971,9 +1002,22 @@ static Value lowerConv(IRRewriter &rewriter, ConvIntegerOp op, OuterValue outer,
                          getDotProduct(op->getParentOfType<ModuleOp>(), dot),
                          aZero, signedA, *packed, rows, f);
   emitter.setEpilogue(epilogue);
-  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+  ArrayRef<int64_t> strides = op.getStrides();
   ConvGeometry geometry;
-  geometry.padded = emitter.padInput(input, aZero, op.getPadding(), channels);
+  // The last word of a kernel row reads up to wordsOfTap - tapElements
+  // elements past it: whole pixels of padding more on the right.
+  int64_t extraColumns = (wordsOfTap - tapElements + c - 1) / c;
+  geometry.padded = emitter.padInput(input, aZero, op.getPadding(), channels,
+                                     rowTaps ? extraColumns : 0);
+  if (rowTaps) {
+    auto paddedType = cast<RankedTensorType>(geometry.padded.getType());
+    ArrayRef<int64_t> p = paddedType.getShape();
+    geometry.padded = tensor::CollapseShapeOp::create(
+        rewriter, loc, paddedType.clone({p[0], p[1], p[2] * p[3]}),
+        geometry.padded, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  }
+  geometry.rowTaps = rowTaps;
+  geometry.channels = c;
   geometry.outH = outH;
   geometry.outW = outW;
   geometry.kernelW = kw;
@@ -981,7 +1025,7 @@ static Value lowerConv(IRRewriter &rewriter, ConvIntegerOp op, OuterValue outer,
   geometry.strideW = strides[1];
   geometry.dilationH = dilations[0];
   geometry.dilationW = dilations[1];
-  geometry.taps = kh * kw;
+  geometry.taps = taps;
   geometry.quadsPerTap = quadsPerTap;
   geometry.images = out[0];
   geometry.filters = f;

@@ -30,6 +30,11 @@ CASES = [
      (0, 0, 0, 0), (1, 1), False),
     ("nchw_single", "NCHW", np.uint8, 1, 3, 11, 10, 16, 3, 3, (2, 2),
      (1, 2, 0, 1), (1, 1), True),
+    # Few channels: a tap per kernel row (its KW x C elements read as words).
+    ("nhwc_image_7x7", "NHWC", np.uint8, 1, 3, 19, 21, 40, 7, 7, (2, 2),
+     (3, 3, 3, 3), (1, 1), False),
+    ("nhwc_rows_signed", "NHWC", np.int8, 2, 5, 6, 7, 20, 3, 3, (1, 2),
+     (0, 1, 2, 0), (2, 1), True),
 ]
 VARIANTS = [("native", []), ("haswell", ["--target-cpu=haswell"]),
             ("generic", ["--target-cpu=x86-64-v2"])]
