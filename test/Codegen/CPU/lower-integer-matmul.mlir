@@ -100,41 +100,62 @@ func.func @runtime_weights(%a: tensor<4x2xui8>, %b: tensor<2x2xi8>, %az: tensor<
 
 // A convolution by constant filters is an implicit GEMM on the same
 // micro-kernel: rows are output pixels, K the channels of each kernel tap
-// (3 x 3 taps of one word: 3 channels and a zero), the filters packed at
-// compile time (column sums 27 = 3 x 3 x 3 ones). The input is padded once
-// with its zero point (padding adds nothing) and its channels to a whole
-// word; the kernel reads a word per row and tap in place, a loop over the
-// taps around one over a tap's words. Blocks stay in one row of the output
-// image: here the 5 pixels of each of its 5 rows; with pmaddwd (AVX2, input
-// widened to i16 first) blocks of 4, then one of 1.
+// (3 x 3 taps of two words: 8 channels), the filters packed at compile time
+// (column sums 72 = 3 x 3 x 8 ones). The input is padded once with its zero
+// point (padding adds nothing); the kernel reads a word per row and tap in
+// place, a loop over the taps around one over a tap's words. Blocks stay in
+// one row of the output image: here the 5 pixels of each of its 5 rows;
+// with pmaddwd (AVX2, input widened to i16 first) blocks of 4, then one of
+// 1.
 // CHECK-LABEL: func.func @conv_nhwc
-// CHECK:       arith.constant dense<{{.*}}> : tensor<2x9x16xi32>
-// CHECK:       arith.constant dense<[27, 27, 27, 27, 0, {{.*}}]> : tensor<32xi32>
-// CHECK:       %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 1]
-// CHECK:       } : tensor<1x5x5x3xi8> to tensor<1x7x7x4xi8>
+// CHECK:       arith.constant dense<{{.*}}> : tensor<2x18x16xi32>
+// CHECK:       arith.constant dense<[72, 72, 72, 72, 0, {{.*}}]> : tensor<32xi32>
+// CHECK:       %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:       } : tensor<1x5x5x8xi8> to tensor<1x7x7x8xi8>
 // CHECK:       scf.forall (%{{.*}}) in (5) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x5x5x4xi32>)
 // CHECK:         tensor.extract_slice {{.*}} [1, 1, 5, 4] [1, 1, 1, 1] : tensor<1x5x5x4xi32> to tensor<5x4xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
-// CHECK:             vector.transfer_read %[[PAD]]{{.*}} : tensor<1x7x7x4xi8>, vector<4xi8>
+// CHECK:             vector.transfer_read %[[PAD]]{{.*}} : tensor<1x7x7x8xi8>, vector<4xi8>
 // CHECK:             vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
 // CHECK:             llvm.call @llvm.x86.avx512.vpdpbusd.512
 // CHECK:         tensor.parallel_insert_slice {{.*}} [1, 1, 5, 4] [1, 1, 1, 1] : tensor<5x4xi32> into tensor<1x5x5x4xi32>
 // CHECK-NOT:   scf.forall
 // CHECK:       return
 // AVX2-LABEL: func.func @conv_nhwc
-// AVX2:       linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x5x3xi16>)
+// AVX2:       linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x5x8xi16>)
 // AVX2:         arith.extui %{{.*}} : i8 to i16
 // AVX2:       tensor.pad
-// AVX2:       } : tensor<1x5x5x3xi16> to tensor<1x7x7x4xi16>
+// AVX2:       } : tensor<1x5x5x8xi16> to tensor<1x7x7x8xi16>
 // AVX2:       scf.forall (%{{.*}}) in (5)
-// AVX2:             vector.transfer_read {{.*}} : tensor<1x7x7x4xi16>, vector<2xi16>
+// AVX2:             vector.transfer_read {{.*}} : tensor<1x7x7x8xi16>, vector<2xi16>
 // AVX2:             llvm.call @llvm.x86.avx2.pmadd.wd
 // AVX2:       scf.forall (%{{.*}}) in (5)
 // AVX2:         tensor.extract_slice {{.*}} [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x5x5x4xi32> to tensor<1x4xi32>
 // SSE-LABEL: func.func @conv_nhwc
 // SSE:       graph.conv_integer
-func.func @conv_nhwc(%x: tensor<1x5x5x3xui8>, %xz: tensor<ui8>) -> tensor<1x5x5x4xi32> {
+func.func @conv_nhwc(%x: tensor<1x5x5x8xui8>, %xz: tensor<ui8>) -> tensor<1x5x5x4xi32> {
+  %w = graph.constant dense<1> : tensor<3x3x8x4xi8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x8xui8>, tensor<3x3x8x4xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x5x5x4xi32>
+  return %0 : tensor<1x5x5x4xi32>
+}
+
+// -----
+
+// With few channels (3, most of a word would pad), a tap is a whole row of
+// the kernel: its 3 x 3 elements are consecutive in the input, read as
+// three words from the padded input's rows (W and C collapsed, one more
+// column on the right for the last word's overreach); 3 taps of 3 words.
+// CHECK-LABEL: func.func @conv_few_channels
+// CHECK:       arith.constant dense<{{.*}}> : tensor<2x9x16xi32>
+// CHECK:       %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 2, 0]
+// CHECK:       %[[ROWS:.*]] = tensor.collapse_shape %[[PAD]] {{\[\[}}0], [1], [2, 3]] : tensor<1x7x8x3xi8> into tensor<1x7x24xi8>
+// CHECK:       scf.forall
+// CHECK:             vector.transfer_read %[[ROWS]]{{.*}} : tensor<1x7x24xi8>, vector<4xi8>
+// AVX2-LABEL: func.func @conv_few_channels
+// AVX2:       tensor.collapse_shape {{.*}} : tensor<1x7x8x3xi16> into tensor<1x7x24xi16>
+func.func @conv_few_channels(%x: tensor<1x5x5x3xui8>, %xz: tensor<ui8>) -> tensor<1x5x5x4xi32> {
   %w = graph.constant dense<1> : tensor<3x3x3x4xi8>
   %wz = graph.constant dense<0> : tensor<i8>
   %0 = graph.conv_integer %x, %w, %xz, %wz {dilations = array<i64: 1, 1>, layout = #graph<layout NHWC>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x3xui8>, tensor<3x3x3x4xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x5x5x4xi32>
