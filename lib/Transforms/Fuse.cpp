@@ -195,7 +195,16 @@ struct FuseEpilogueChain : public OpRewritePattern<AnchorOp> {
         break;
       bool converts = getElementTypeOrSelf(user->getResult(0).getType()) !=
                       getElementTypeOrSelf(current.getType());
-      if (converts && !isa<ConvIntegerOp, MatMulIntegerOp>(anchor))
+      bool integerAnchor = isa<ConvIntegerOp, MatMulIntegerOp>(anchor);
+      if (converts && !integerAnchor)
+        break;
+      // An integer kernel applies its epilogue in registers: only the ops
+      // it knows (a GELU, say, starts a group of its own after it).
+      if (integerAnchor &&
+          !isIntegerEpilogueOp(
+              user, current,
+              cast<RankedTensorType>(anchor->getResult(0).getType())
+                  .getShape()))
         break;
       chain.push_back(user);
       inChain.insert(user);

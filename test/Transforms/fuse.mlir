@@ -635,3 +635,31 @@ func.func @integer_epilogue(%x: tensor<1x4x4x8xui8>, %a: tensor<3x8xui8>, %f: te
   %nd = graph.dequantize %nc, %s, %z32 : (tensor<1x16x4x4xi32>, tensor<f32>, tensor<i32>) -> tensor<1x16x4x4xf32>
   return %q, %pq, %fq, %nd : tensor<1x4x4x16xui8>, tensor<3x16xf32>, tensor<1x16x4x4xui8>, tensor<1x16x4x4xf32>
 }
+
+// -----
+
+// An integer anchor's group holds only the ops its kernel applies in
+// registers: a GELU stays out of it, and so does an add of a
+// per-row operand (neither one value, one per column nor one per element).
+// CHECK-LABEL: func.func @integer_epilogue_stops
+// CHECK:       %[[P:.*]] = graph.fused "matmul_integer_dequantize_add"
+// CHECK:       graph.gelu %[[P]]
+// CHECK:       %[[R:.*]] = graph.fused "matmul_integer_dequantize"
+// CHECK:       graph.add %[[R]]
+func.func @integer_epilogue_stops(%a: tensor<3x8xui8>, %rows: tensor<3x1xf32>) -> (tensor<3x16xui8>, tensor<3x16xf32>) {
+  %m = graph.constant dense<1> : tensor<8x16xi8>
+  %z = graph.constant dense<3> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z32 = graph.constant dense<0> : tensor<i32>
+  %b = graph.constant dense<0.25> : tensor<16xf32>
+  %p = graph.matmul_integer %a, %m, %z, %wz : (tensor<3x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<3x16xi32>
+  %d = graph.dequantize %p, %s, %z32 : (tensor<3x16xi32>, tensor<f32>, tensor<i32>) -> tensor<3x16xf32>
+  %e = graph.add %b, %d : (tensor<16xf32>, tensor<3x16xf32>) -> tensor<3x16xf32>
+  %g = graph.gelu %e : tensor<3x16xf32>
+  %q = graph.quantize %g, %s, %z : (tensor<3x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x16xui8>
+  %p2 = graph.matmul_integer %a, %m, %z, %wz : (tensor<3x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<3x16xi32>
+  %d2 = graph.dequantize %p2, %s, %z32 : (tensor<3x16xi32>, tensor<f32>, tensor<i32>) -> tensor<3x16xf32>
+  %r = graph.add %d2, %rows : (tensor<3x16xf32>, tensor<3x1xf32>) -> tensor<3x16xf32>
+  return %q, %r : tensor<3x16xui8>, tensor<3x16xf32>
+}

@@ -1094,12 +1094,8 @@ static std::optional<Epilogue> buildEpilogue(OpBuilder &b, FusedOp fused,
       chain = pad.getOutput();
       continue;
     }
-    // The chain is the data operand, or either side of a binary op.
-    bool binary = isa<AddOp, SubOp, MulOp>(op);
-    if (!(binary ||
-          isa<DequantizeOp, ReluOp, ClipOp, FakeQuantizeOp, QuantizeOp>(op)) ||
-        op.getNumResults() != 1 || llvm::count(op.getOperands(), chain) != 1 ||
-        (!binary && op.getOperand(0) != chain))
+    if (!isIntegerEpilogueOp(&op, chain, shape) || op.getNumResults() != 1 ||
+        llvm::count(op.getOperands(), chain) != 1)
       return std::nullopt;
     Epilogue::Step step{&op, {}};
     for (Value operand : op.getOperands()) {

@@ -74,4 +74,41 @@ void populateTransposeSplittingPatterns(RewritePatternSet &patterns,
 #define GET_OP_CLASSES
 #include "graph/Dialect/Graph/IR/GraphOps.h.inc"
 
+namespace mlir {
+namespace graph {
+
+/// Whether `op`, reading the value `chain` once, can be in the epilogue of
+/// an integer contraction (conv_integer, matmul_integer) of result shape
+/// `shape` (its last dimension the columns): one of the ops the integer
+/// kernels apply to their sums in registers (graph-lower-integer-matmul),
+/// each other operand holding one value, one per column or one per element.
+/// graph-fuse groups no other op after an integer anchor.
+inline bool isIntegerEpilogueOp(Operation *op, Value chain,
+                                ArrayRef<int64_t> shape) {
+  if (!isa<DequantizeOp, AddOp, SubOp, MulOp, ReluOp, ClipOp, FakeQuantizeOp,
+           QuantizeOp>(op) ||
+      shape.empty())
+    return false;
+  bool binary = isa<AddOp, SubOp, MulOp>(op);
+  if (!binary && op->getOperand(0) != chain)
+    return false;
+  for (Value operand : op->getOperands()) {
+    if (operand == chain)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    int64_t count = type.getNumElements();
+    bool perColumn = type.getRank() > 0 &&
+                     type.getShape().back() == shape.back() &&
+                     count == shape.back();
+    if (count != 1 && !perColumn && type.getShape() != shape)
+      return false;
+  }
+  return true;
+}
+
+} // namespace graph
+} // namespace mlir
+
 #endif // GRAPH_DIALECT_GRAPH_IR_GRAPHOPS_H
