@@ -1,11 +1,14 @@
 """Runs a command and prints its resident set size: `peak KB, last KB`, the
-highest VmRSS seen and the last one before it exited, sampled from
-/proc/PID/status every millisecond. With --compare A B (two runs' outputs of
-this script), checks that B's peak is at most A's plus a slack in KB.
+peak the kernel kept for it (wait4's ru_maxrss: exact, where sampling a
+short run on a loaded machine could miss its peak and make a longer run
+look as if it grew) and the last VmRSS sampled from /proc/PID/status
+before it exited. With --compare A B (two runs' outputs of this script),
+checks that B's peak is at most A's plus a slack in KB.
 
 Usage: rss.py CMD...      |  rss.py --compare FILE_A FILE_B SLACK_KB
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -24,15 +27,20 @@ def vm_rss(pid):
 
 def measure(cmd):
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    peak = last = 0
-    while proc.poll() is None:
+    last = 0
+    while True:
+        # Reaped here, not by poll(), so that its resource usage is ours.
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
         rss = vm_rss(proc.pid)
         if rss:
-            peak, last = max(peak, rss), rss
+            last = rss
         time.sleep(0.001)
-    if proc.returncode != 0:
-        sys.exit("rss.py: %s exited with %d" % (cmd[0], proc.returncode))
-    print("peak %d KB, last %d KB" % (peak, last))
+    code = proc.returncode = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit("rss.py: %s exited with %d" % (cmd[0], code))
+    print("peak %d KB, last %d KB" % (usage.ru_maxrss, last))
 
 
 def compare(file_a, file_b, slack):
