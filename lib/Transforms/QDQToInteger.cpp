@@ -176,6 +176,26 @@ static Value toColumnVector(PatternRewriter &rewriter, Location loc,
                            rewriter.getDenseI64ArrayAttr({n}));
 }
 
+/// dequantize(sums, sa * sb, 0) of type `resultType`: the real value of
+/// integer sums of products scaled by sa (one value) and sb.
+static Value dequantizeSums(PatternRewriter &rewriter, Location loc,
+                            RankedTensorType resultType, Value sums,
+                            Value aScale, Value bScale) {
+  auto aScaleType = cast<RankedTensorType>(aScale.getType());
+  auto bScaleType = cast<RankedTensorType>(bScale.getType());
+  // sa holds one value (matchActivation): it broadcasts with any shape.
+  SmallVector<int64_t> scaleShape;
+  (void)OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
+                                           bScaleType.getShape(), scaleShape);
+  Value scale = MulOp::create(rewriter, loc, bScaleType.clone(scaleShape),
+                              aScale, bScale);
+  auto zeroType = RankedTensorType::get({}, rewriter.getI32Type());
+  Value zero = ConstantOp::create(
+      rewriter, loc, zeroType,
+      DenseElementsAttr::get(zeroType, rewriter.getI32IntegerAttr(0)));
+  return DequantizeOp::create(rewriter, loc, resultType, sums, scale, zero);
+}
+
 /// Builds dequantize(matmul_integer(a, b, za, zb), sa * sb, 0) of type
 /// `resultType`, with `b` transposed to K x N first when it is N x K.
 static Value buildIntegerProduct(PatternRewriter &rewriter, Location loc,
@@ -197,20 +217,8 @@ static Value buildIntegerProduct(PatternRewriter &rewriter, Location loc,
   Value sums = MatMulIntegerOp::create(
       rewriter, loc, resultType.clone(rewriter.getI32Type()), activation.getX(),
       b, activation.getZeroPoint(), bZero);
-
-  auto aScaleType = cast<RankedTensorType>(activation.getScale().getType());
-  auto bScaleType = cast<RankedTensorType>(bScale.getType());
-  // sa holds one value (matchActivation): it broadcasts with any shape.
-  SmallVector<int64_t> scaleShape;
-  (void)OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
-                                           bScaleType.getShape(), scaleShape);
-  Value scale = MulOp::create(rewriter, loc, bScaleType.clone(scaleShape),
-                              activation.getScale(), bScale);
-  auto zeroType = RankedTensorType::get({}, rewriter.getI32Type());
-  Value zero = ConstantOp::create(
-      rewriter, loc, zeroType,
-      DenseElementsAttr::get(zeroType, rewriter.getI32IntegerAttr(0)));
-  return DequantizeOp::create(rewriter, loc, resultType, sums, scale, zero);
+  return dequantizeSums(rewriter, loc, resultType, sums, activation.getScale(),
+                        bScale);
 }
 
 /// Replaces `op` by `result` and erases the dequantizations it read that
@@ -327,19 +335,8 @@ struct ConvOnIntegers : public OpRewritePattern<Conv2DOp> {
     SmallVector<int64_t> channelShape = {f, 1, 1};
     Value filterScale =
         alignPerChannel(rewriter, loc, filters.getScale(), channelShape);
-    auto aScaleType = cast<RankedTensorType>(activation.getScale().getType());
-    auto bScaleType = cast<RankedTensorType>(filterScale.getType());
-    SmallVector<int64_t> scaleShape;
-    (void)OpTrait::util::getBroadcastedShape(aScaleType.getShape(),
-                                             bScaleType.getShape(), scaleShape);
-    Value scale = MulOp::create(rewriter, loc, bScaleType.clone(scaleShape),
-                                activation.getScale(), filterScale);
-    auto zeroType = RankedTensorType::get({}, rewriter.getI32Type());
-    Value zero = ConstantOp::create(
-        rewriter, loc, zeroType,
-        DenseElementsAttr::get(zeroType, rewriter.getI32IntegerAttr(0)));
-    Value result =
-        DequantizeOp::create(rewriter, loc, resultType, sums, scale, zero);
+    Value result = dequantizeSums(rewriter, loc, resultType, sums,
+                                  activation.getScale(), filterScale);
     if (Value bias = op.getBias())
       result =
           AddOp::create(rewriter, loc, resultType, result,

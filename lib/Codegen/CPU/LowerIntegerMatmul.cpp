@@ -367,113 +367,106 @@ private:
     return out;
   }
 
-  /// An scf.forall over `count` blocks of `blockRows` rows from `first`.
-  Value emitBlocks(Value out, int64_t first, int64_t count, int64_t blockRows) {
-    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(count)};
-    auto forall = scf::ForallOp::create(
-        b, loc, ubs, ValueRange{out}, std::nullopt,
-        [&](OpBuilder &nested, Location, ValueRange args) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          Value row0 = arith::AddIOp::create(
-              b, loc, index(first),
-              arith::MulIOp::create(b, loc, args[0], index(blockRows)));
-          SmallVector<OpFoldResult> offsets = {row0, b.getIndexAttr(0)};
-          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(blockRows),
-                                             b.getIndexAttr(n)};
-          SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-          Value tile = tensor::ExtractSliceOp::create(
-              b, loc,
-              RankedTensorType::get({blockRows, n}, getResultElementType()),
-              args[1], offsets, sizes, strides);
-          tile = emitBlock(tile, getRowOrigins(row0, blockRows));
-          auto terminator = scf::InParallelOp::create(b, loc);
-          b.setInsertionPointToStart(terminator.getBody());
-          tensor::ParallelInsertSliceOp::create(b, loc, tile, args[1], offsets,
-                                                sizes, strides);
-        });
-    return forall.getResult(0);
-  }
-
-  /// An scf.forall over the output image's rows and, in each,
-  /// `blocksPerRow` blocks of `blockRows` pixels from column `firstColumn`.
-  Value emitImageBlocks(Value out, ArrayRef<int64_t> padding,
-                        int64_t blocksPerRow, int64_t blockRows,
-                        int64_t firstColumn) {
-    int64_t count = conv->images * conv->outH * blocksPerRow;
-    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(count)};
-    auto forall = scf::ForallOp::create(
-        b, loc, ubs, ValueRange{out}, std::nullopt,
-        [&](OpBuilder &nested, Location, ValueRange args) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          Value imageRow =
-              arith::DivUIOp::create(b, loc, args[0], index(blocksPerRow));
-          Value block =
-              arith::RemUIOp::create(b, loc, args[0], index(blocksPerRow));
-          Value image =
-              arith::DivUIOp::create(b, loc, imageRow, index(conv->outH));
-          Value oh =
-              arith::RemUIOp::create(b, loc, imageRow, index(conv->outH));
-          Value ow0 = arith::AddIOp::create(
-              b, loc, index(firstColumn),
-              arith::MulIOp::create(b, loc, block, index(blockRows)));
-          SmallVector<RowOrigin> origins;
-          Value rowBase = arith::AddIOp::create(
-              b, loc,
-              arith::MulIOp::create(b, loc, imageRow, index(conv->outW)), ow0);
-          Value inputH =
-              arith::MulIOp::create(b, loc, oh, index(conv->strideH));
-          for (int64_t r = 0; r < blockRows; ++r) {
-            RowOrigin origin;
-            origin.row = arith::AddIOp::create(b, loc, rowBase, index(r));
-            origin.image = image;
-            origin.inputH = inputH;
-            origin.inputW = arith::MulIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, ow0, index(r)),
-                index(conv->strideW));
-            origins.push_back(origin);
-          }
-          SmallVector<OpFoldResult> offsets = {
-              image,
-              arith::AddIOp::create(b, loc, oh, index(padding[0])).getResult(),
-              arith::AddIOp::create(b, loc, ow0, index(padding[1])).getResult(),
-              b.getIndexAttr(0)};
-          SmallVector<OpFoldResult> sizes = {
-              b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(blockRows),
-              b.getIndexAttr(conv->filters)};
-          SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-          Value tile = tensor::ExtractSliceOp::create(
-              b, loc,
-              RankedTensorType::get({blockRows, conv->filters},
-                                    getResultElementType()),
-              args[1], offsets, sizes, strides);
-          tile = emitBlock(tile, origins);
-          auto terminator = scf::InParallelOp::create(b, loc);
-          b.setInsertionPointToStart(terminator.getBody());
-          tensor::ParallelInsertSliceOp::create(b, loc, tile, args[1], offsets,
-                                                sizes, strides);
-        });
-    return forall.getResult(0);
-  }
-
   /// Where each row of a block reads: its row of a (matmul), or its output
   /// pixel's image and the input position of its first tap (conv).
   struct RowOrigin {
     Value row, image, inputH, inputW;
   };
 
-  /// The rows of a block of a matrix product, from `row0`.
-  SmallVector<RowOrigin> getRowOrigins(Value row0, int64_t blockRows) {
+  /// Where a block's rows go: its slice of the result (rank-reduced to
+  /// blockRows x n) and where each row reads.
+  struct BlockPlace {
+    SmallVector<OpFoldResult> offsets, sizes;
     SmallVector<RowOrigin> origins;
-    for (int64_t r = 0; r < blockRows; ++r) {
-      RowOrigin origin;
-      origin.row = arith::AddIOp::create(b, loc, row0, index(r));
-      origins.push_back(origin);
-    }
-    return origins;
+  };
+
+  /// An scf.forall over `count` blocks of `blockRows` rows of `out`, each
+  /// placed by `place` from its index: the block's tile is computed and
+  /// inserted in place.
+  Value emitForall(Value out, int64_t count, int64_t blockRows,
+                   function_ref<BlockPlace(Value)> place) {
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(count)};
+    auto forall = scf::ForallOp::create(
+        b, loc, ubs, ValueRange{out}, std::nullopt,
+        [&](OpBuilder &nested, Location, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          BlockPlace block = place(args[0]);
+          SmallVector<OpFoldResult> strides(block.offsets.size(),
+                                            b.getIndexAttr(1));
+          Value tile = tensor::ExtractSliceOp::create(
+              b, loc,
+              RankedTensorType::get({blockRows, n}, getResultElementType()),
+              args[1], block.offsets, block.sizes, strides);
+          tile = emitBlock(tile, block.origins);
+          auto terminator = scf::InParallelOp::create(b, loc);
+          b.setInsertionPointToStart(terminator.getBody());
+          tensor::ParallelInsertSliceOp::create(
+              b, loc, tile, args[1], block.offsets, block.sizes, strides);
+        });
+    return forall.getResult(0);
+  }
+
+  /// `count` blocks of `blockRows` rows of a matrix product from `first`.
+  Value emitBlocks(Value out, int64_t first, int64_t count, int64_t blockRows) {
+    return emitForall(out, count, blockRows, [&](Value block) {
+      Value row0 = arith::AddIOp::create(
+          b, loc, index(first),
+          arith::MulIOp::create(b, loc, block, index(blockRows)));
+      BlockPlace place;
+      place.offsets = {row0, b.getIndexAttr(0)};
+      place.sizes = {b.getIndexAttr(blockRows), b.getIndexAttr(n)};
+      for (int64_t r = 0; r < blockRows; ++r) {
+        RowOrigin origin;
+        origin.row = arith::AddIOp::create(b, loc, row0, index(r));
+        place.origins.push_back(origin);
+      }
+      return place;
+    });
+  }
+
+  /// The output image's rows and, in each, `blocksPerRow` blocks of
+  /// `blockRows` pixels from column `firstColumn`, at their place in the
+  /// (padded) result.
+  Value emitImageBlocks(Value out, ArrayRef<int64_t> padding,
+                        int64_t blocksPerRow, int64_t blockRows,
+                        int64_t firstColumn) {
+    int64_t count = conv->images * conv->outH * blocksPerRow;
+    return emitForall(out, count, blockRows, [&](Value position) {
+      Value imageRow =
+          arith::DivUIOp::create(b, loc, position, index(blocksPerRow));
+      Value block =
+          arith::RemUIOp::create(b, loc, position, index(blocksPerRow));
+      Value image = arith::DivUIOp::create(b, loc, imageRow, index(conv->outH));
+      Value oh = arith::RemUIOp::create(b, loc, imageRow, index(conv->outH));
+      Value ow0 = arith::AddIOp::create(
+          b, loc, index(firstColumn),
+          arith::MulIOp::create(b, loc, block, index(blockRows)));
+      BlockPlace place;
+      Value rowBase = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, imageRow, index(conv->outW)),
+          ow0);
+      Value inputH = arith::MulIOp::create(b, loc, oh, index(conv->strideH));
+      for (int64_t r = 0; r < blockRows; ++r) {
+        RowOrigin origin;
+        origin.row = arith::AddIOp::create(b, loc, rowBase, index(r));
+        origin.image = image;
+        origin.inputH = inputH;
+        origin.inputW = arith::MulIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, ow0, index(r)),
+            index(conv->strideW));
+        place.origins.push_back(origin);
+      }
+      place.offsets = {
+          image,
+          arith::AddIOp::create(b, loc, oh, index(padding[0])).getResult(),
+          arith::AddIOp::create(b, loc, ow0, index(padding[1])).getResult(),
+          b.getIndexAttr(0)};
+      place.sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                     b.getIndexAttr(blockRows), b.getIndexAttr(conv->filters)};
+      return place;
+    });
   }
 
   /// The block's rows of the result, kColumnVectors vectors of columns at a
