@@ -108,8 +108,8 @@ static int64_t getDim(Value value, int64_t index) {
   return shaped.getDimSize(index);
 }
 
-/// Multiply-adds of a convolution, matrix product or recurrent layer, times
-/// two; 0 for other ops and dynamic shapes.
+/// Multiply-adds of a convolution, matrix product (float or integer) or
+/// recurrent layer, times two; 0 for other ops and dynamic shapes.
 static uint64_t getFlops(Operation *op) {
   // A convolution: 2 * |output| * (C/groups * KH * KW), the weight's
   // elements per output channel F.
@@ -134,6 +134,12 @@ static uint64_t getFlops(Operation *op) {
   if (auto convNd = dyn_cast<ConvOp>(op))
     return conv(convNd.getOutput(), convNd.getWeight(),
                 getDim(convNd.getWeight(), 0));
+  // Integer multiply-adds count as the float ones (the profiler's GFLOP/s
+  // are then integer GOP/s).
+  if (auto integer = dyn_cast<ConvIntegerOp>(op))
+    return conv(integer.getOutput(), integer.getWeight(),
+                getDim(integer.getWeight(),
+                       integer.getLayout() == Layout::NHWC ? 3 : 0));
   if (auto transposed = dyn_cast<ConvTransposeOp>(op)) {
     // Each input element meets F/groups * K1..Kk weights.
     int64_t c = getDim(transposed.getWeight(), 0);
@@ -152,6 +158,13 @@ static uint64_t getFlops(Operation *op) {
   if (auto gemm = dyn_cast<GemmOp>(op))
     return product(gemm.getOutput(),
                    getDim(gemm.getA(), gemm.getTransA() ? 0 : 1));
+  if (auto integer = dyn_cast<MatMulIntegerOp>(op)) {
+    auto a = dyn_cast<ShapedType>(integer.getA().getType());
+    if (!a || !a.hasRank())
+      return 0;
+    return product(integer.getOutput(),
+                   getDim(integer.getA(), a.getRank() - 1));
+  }
   if (auto batch = dyn_cast<BatchMatMulOp>(op)) {
     auto a = dyn_cast<ShapedType>(batch.getA().getType());
     if (!a || !a.hasRank())
