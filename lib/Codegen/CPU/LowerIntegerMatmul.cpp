@@ -1148,7 +1148,6 @@ static void lowerFusedGroup(IRRewriter &rewriter, FusedOp fused,
   rewriter.setInsertionPoint(fused);
   // Built first, as the kernel reads what it prepares; erased when the
   // kernel does not qualify.
-  Block *block = fused->getBlock();
   Operation *before = fused->getPrevNode();
   std::optional<Epilogue> epilogue = buildEpilogue(rewriter, fused, outer);
   Value result;
@@ -1165,7 +1164,6 @@ static void lowerFusedGroup(IRRewriter &rewriter, FusedOp fused,
     rewriter.eraseOp(op);
     op = previous;
   }
-  (void)block;
 }
 
 struct GraphLowerIntegerMatmulPass
